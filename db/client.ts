@@ -1,0 +1,154 @@
+// Opening the database: embedded PGlite (a data directory, or memory) when there is no
+// DATABASE_URL, PostgreSQL through postgres.js otherwise. Both give the same Drizzle type, and
+// every query function in db/ takes that type, so the same code runs on both.
+
+import { fileURLToPath } from 'node:url'
+import { PGlite } from '@electric-sql/pglite'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { sql, type SQL } from 'drizzle-orm'
+import postgres from 'postgres'
+import * as schema from './schema'
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
+
+export interface Database {
+  db: Db
+  driver: 'pglite' | 'postgres'
+  /** Applies pending migrations; safe to call from several instances at once. */
+  migrate(): Promise<void>
+  close(): Promise<void>
+}
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url))
+
+// Held while migrating, so that instances starting together on one PostgreSQL take turns.
+const MIGRATION_LOCK = 7_202_611
+
+export interface PostgresOptions {
+  /** Pool size per instance. */
+  max?: number
+  /** Seconds to wait for a connection before failing the query. */
+  connectTimeoutSeconds?: number
+  /** Milliseconds a statement may run before the server cancels it. */
+  statementTimeoutMs?: number
+}
+
+export function openPostgres(url: string, options: PostgresOptions = {}): Database {
+  const connectTimeoutSeconds = options.connectTimeoutSeconds ?? 5
+  const makeClient = () =>
+    postgres(url, {
+      max: options.max ?? 10,
+      connect_timeout: connectTimeoutSeconds,
+      idle_timeout: 60,
+      // postgres.js waits before reconnecting a closed connection, 3^retries / 100 s up to 20 s
+      // by default, and a query waiting for that connection is bounded by no timeout. During an
+      // outage the retries pile up, so requests hung for 10 s and more and recovery after the
+      // database's return took as long (tests/faults/restart.fault.ts). Capped at 0.5 s, a
+      // request gets its ECONNREFUSED (a 503) or its answer quickly.
+      backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5),
+      onnotice: () => {},
+      connection: { statement_timeout: options.statementTimeoutMs ?? 10_000, application_name: 'antibot' },
+    })
+  let client = makeClient()
+  // postgres.js 3.4.9 can poison a connection for good: when a socket closes while a small
+  // write waits for its setImmediate, closed() cancels the timer without clearing it, so no
+  // later write on that connection is ever flushed. Every reconnect then sends nothing and ends
+  // in CONNECT_TIMEOUT, one query after another, long after the database is back (seen after
+  // PostgreSQL restarts; https://github.com/LanternOps/breeze/issues/3225 has the analysis).
+  // A CONNECT_TIMEOUT therefore replaces the whole pool, at most once per connect timeout; the
+  // old pool finishes what it is running and closes.
+  let replacedAt = 0
+  const replacePoolAfter = (error: unknown) => {
+    if ((error as { code?: unknown } | null)?.code !== 'CONNECT_TIMEOUT') return
+    const now = performance.now()
+    if (now - replacedAt < connectTimeoutSeconds * 1000) return
+    replacedAt = now
+    const old = client
+    client = makeClient()
+    // Drizzle set its own parsers on the first client's options; the new one needs the same.
+    Object.assign(client.options.parsers, old.options.parsers)
+    Object.assign(client.options.serializers, old.options.serializers)
+    void old.end({ timeout: 5 }).catch(() => {})
+  }
+  /** The query object itself (Drizzle calls .values() on it), with failures observed. */
+  const observed = <Q extends PromiseLike<unknown>>(q: Q): Q => {
+    const then = q.then.bind(q)
+    Object.defineProperty(q, 'then', {
+      value: (ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) =>
+        then(ok, (e: unknown) => {
+          replacePoolAfter(e)
+          if (fail) return fail(e)
+          throw e
+        }),
+    })
+    return q
+  }
+  // Drizzle runs every statement through postgres.js `unsafe()`, which does not prepare by
+  // default, so PostgreSQL would parse and plan the hot statements on every request. Prepared
+  // (named, cached per connection) statements are what postgres.js does for its own tagged
+  // queries; we ask for the same. Everything goes to the current pool.
+  const preparing = new Proxy(client, {
+    get(_target, prop) {
+      const current = client
+      if (prop === 'unsafe') {
+        return (query: string, params?: unknown[], opts?: Record<string, unknown>) =>
+          observed(current.unsafe(query, params as never, { ...opts, prepare: true }))
+      }
+      if (prop === 'begin') {
+        return (...args: unknown[]) => (current.begin as (...a: unknown[]) => Promise<unknown>)(...args).catch((e: unknown) => {
+          replacePoolAfter(e)
+          throw e
+        })
+      }
+      const value = Reflect.get(current, prop, current)
+      return typeof value === 'function' ? value.bind(current) : value
+    },
+  })
+  const db = drizzlePostgres(preparing, { schema }) as unknown as Db
+  return {
+    db,
+    driver: 'postgres',
+    async migrate() {
+      const single = postgres(url, { max: 1, connect_timeout: connectTimeoutSeconds, onnotice: () => {} })
+      try {
+        await single`select pg_advisory_lock(${MIGRATION_LOCK})`
+        await migratePostgres(drizzlePostgres(single), { migrationsFolder: MIGRATIONS_FOLDER })
+        await single`select pg_advisory_unlock(${MIGRATION_LOCK})`
+      } finally {
+        await single.end({ timeout: 5 })
+      }
+    },
+    close: () => client.end({ timeout: 5 }),
+  }
+}
+
+/** `dataDir` undefined means in memory (tests). */
+export async function openPglite(dataDir?: string): Promise<Database> {
+  const client = dataDir ? new PGlite(dataDir) : new PGlite()
+  await client.waitReady
+  const db = drizzlePglite(client, { schema }) as unknown as Db
+  return {
+    db,
+    driver: 'pglite',
+    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER }),
+    close: () => client.close(),
+  }
+}
+
+/**
+ * Rows of a raw statement. postgres.js returns an array, PGlite an object with `rows`;
+ * raw statements in db/ cast their columns to types both drivers decode alike (text, int4,
+ * float8, bool), so the rows are the same on both.
+ */
+export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] }
+  return Array.isArray(result) ? result : result.rows
+}
+
+export async function ping(db: Db): Promise<void> {
+  await db.execute(sql`select 1`)
+}

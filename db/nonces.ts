@@ -1,0 +1,99 @@
+// Page nonces and the evidence listeners file under them (see db/schema.ts pageNonces,
+// evidence). Every instance and every listener reads and writes them here, never in memory.
+
+import { sql } from 'drizzle-orm'
+import { rows, type Db } from './client'
+import { pageNonces } from './schema'
+import type { NewTask } from './tasks'
+
+export type EvidenceKind = 'tls' | 'http2' | 'http1' | 'stun' | 'turn' | 'dns'
+
+export interface EvidenceItem {
+  kind: EvidenceKind
+  data: unknown
+  observedAt: string
+}
+
+export async function issueNonce(db: Db, args: { nonce: string; tool: string; turnSecret: string; now: Date; ttlSeconds: number }): Promise<void> {
+  await db.insert(pageNonces).values({
+    nonce: args.nonce,
+    tool: args.tool,
+    turnSecret: args.turnSecret,
+    createdAt: args.now,
+    expiresAt: new Date(args.now.getTime() + args.ttlSeconds * 1000),
+  })
+}
+
+/** What a listener needs to accept traffic for a nonce (e.g. the TURN password); null when unusable. */
+export async function nonceForListener(db: Db, nonce: string, now: Date): Promise<{ tool: string; turnSecret: string } | null> {
+  const [row] = await rows<{ tool: string; turn_secret: string }>(
+    db,
+    sql`select tool, turn_secret from page_nonces where nonce = ${nonce} and used_at is null and expires_at > ${now.toISOString()}::timestamptz`,
+  )
+  return row ? { tool: row.tool, turnSecret: row.turn_secret } : null
+}
+
+/** Files an observation under a live nonce; false when the nonce is unknown, used or expired. */
+export async function recordEvidence(db: Db, args: { nonce: string; kind: EvidenceKind; data: unknown; now: Date }): Promise<boolean> {
+  const inserted = await rows<{ id: number }>(
+    db,
+    sql`insert into evidence (nonce, kind, data, observed_at)
+        select nonce, ${args.kind}, ${JSON.stringify(args.data)}::jsonb, ${args.now.toISOString()}::timestamptz
+        from page_nonces where nonce = ${args.nonce} and used_at is null and expires_at > ${args.now.toISOString()}::timestamptz
+        returning id`,
+  )
+  return inserted.length > 0
+}
+
+export type NonceState = 'valid' | 'unknown' | 'expired' | 'used' | 'wrong-tool'
+
+/** The nonce's state for a submission, and its evidence when it is valid (oldest first). */
+export async function readNonce(db: Db, args: { nonce: string; tool: string; now: Date }): Promise<{ state: NonceState; evidence: EvidenceItem[] }> {
+  const result = await rows<{ tool: string; expired: boolean; used: boolean; evidence: string | null }>(
+    db,
+    sql`select n.tool, n.expires_at <= ${args.now.toISOString()}::timestamptz as expired, n.used_at is not null as used,
+               (select json_agg(json_build_object('kind', e.kind, 'data', e.data,
+                         'observedAt', to_char(e.observed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')) order by e.id)::text
+                from evidence e where e.nonce = n.nonce) as evidence
+        from page_nonces n where n.nonce = ${args.nonce}`,
+  )
+  const row = result[0]
+  if (!row) return { state: 'unknown', evidence: [] }
+  if (row.tool !== args.tool) return { state: 'wrong-tool', evidence: [] }
+  const evidence = row.evidence ? (JSON.parse(row.evidence) as EvidenceItem[]) : []
+  // A used nonce still shows its evidence (the page's own report after submitting); only a
+  // submission refuses it.
+  if (row.used) return { state: 'used', evidence }
+  if (row.expired) return { state: 'expired', evidence: [] }
+  return { state: 'valid', evidence }
+}
+
+/**
+ * Stores the task and marks the nonce used, in one statement: the task row exists only if this
+ * submission was the one that used the nonce. false: the nonce was used (or expired) meanwhile,
+ * and nothing was stored.
+ */
+export async function insertTaskUsingNonce(db: Db, task: NewTask, nonce: string): Promise<boolean> {
+  const inserted = await rows<{ id: string }>(
+    db,
+    sql`with n as (
+          update page_nonces set used_at = ${task.createdAt.toISOString()}::timestamptz, task_id = ${task.id}::uuid
+          where nonce = ${nonce} and used_at is null and expires_at > ${task.createdAt.toISOString()}::timestamptz
+          returning nonce)
+        insert into tasks (id, tool, score, ip_address, user_agent, results, created_at)
+        select ${task.id}::uuid, ${task.tool}, ${task.score}::int, ${task.ipAddress}, ${task.userAgent},
+               ${JSON.stringify(task.results)}::jsonb, ${task.createdAt.toISOString()}::timestamptz
+        from n
+        returning id::text`,
+  )
+  return inserted.length > 0
+}
+
+/** Deletes nonces (and their evidence) that expired more than `graceSeconds` ago. */
+export async function purgeExpiredNonces(db: Db, now: Date, graceSeconds = 24 * 3600): Promise<number> {
+  const deleted = await rows<{ nonce: string }>(
+    db,
+    sql`delete from page_nonces where expires_at < ${new Date(now.getTime() - graceSeconds * 1000).toISOString()}::timestamptz returning nonce`,
+  )
+  return deleted.length
+}

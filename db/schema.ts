@@ -1,0 +1,185 @@
+// The database schema. Migrations in db/migrations are generated from this file with
+// `npm run db:generate` (drizzle-kit) and applied at start-up, on PGlite and PostgreSQL alike.
+
+import { sql } from 'drizzle-orm'
+import { check, index, integer, jsonb, pgTable, primaryKey, date, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
+
+export const plans = pgTable(
+  'plans',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull().unique(),
+    monthlyLimit: integer('monthly_limit').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [check('plans_monthly_limit_nonnegative', sql`${t.monthlyLimit} >= 0`)],
+)
+
+export const accounts = pgTable('accounts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** Stored lower-cased; unique. */
+  email: text('email').notNull().unique(),
+  /** argon2id (Bun.password); null for accounts created by an operator that never signed up. */
+  passwordHash: text('password_hash'),
+  createdAt: createdAt(),
+})
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    planId: integer('plan_id').notNull().references(() => plans.id),
+    name: text('name').notNull(),
+    /** `ab_` and the first four characters: shown to recognise a key, useless to use it. */
+    prefix: text('prefix').notNull(),
+    last4: text('last4').notNull(),
+    /** Hex SHA-256 of the whole key. The key itself is never stored. */
+    keyHash: text('key_hash').notNull().unique(),
+    status: text('status', { enum: ['active', 'inactive'] }).notNull().default('active'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('api_keys_status_valid', sql`${t.status} in ('active', 'inactive')`),
+    index('api_keys_account_idx').on(t.accountId),
+  ],
+)
+
+/**
+ * One row per key and UTC month. `count` is the number of successful (200) fetches; the row
+ * is the lock point of the atomic limit check (see db/fetch.ts). `daily[d]` counts day d.
+ */
+export const keyUsage = pgTable(
+  'key_usage',
+  {
+    keyId: uuid('key_id').notNull().references(() => apiKeys.id, { onDelete: 'cascade' }),
+    month: date('month').notNull(),
+    count: integer('count').notNull().default(0),
+    daily: integer('daily').array().notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.month] })],
+)
+
+export const tasks = pgTable(
+  'tasks',
+  {
+    id: uuid('id').primaryKey(),
+    tool: text('tool').notNull(),
+    score: integer('score').notNull(),
+    ipAddress: text('ip_address').notNull(),
+    userAgent: text('user_agent').notNull(),
+    results: jsonb('results').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    check('tasks_score_range', sql`${t.score} between 0 and 100`),
+    index('tasks_created_at_idx').on(t.createdAt),
+  ],
+)
+
+/**
+ * Dashboard log-in sessions. The cookie carries a random token (src/core/session.ts); only its
+ * SHA-256 is stored, so a copy of this table logs nobody in. Logout deletes the row.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    accountId: uuid('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_account_idx').on(t.accountId), index('sessions_expires_at_idx').on(t.expiresAt)],
+)
+
+/**
+ * Failed log-ins per account and per client address, in fixed windows (src/core/throttle.ts).
+ * In the database, not in memory, so that every app instance sees the same counts. `subject`
+ * is the SHA-256 of the lower-cased email or of the address: what people type is not kept.
+ */
+export const loginThrottles = pgTable(
+  'login_throttles',
+  {
+    scope: text('scope', { enum: ['account', 'address'] }).notNull(),
+    subject: text('subject').notNull(),
+    failures: integer('failures').notNull(),
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.scope, t.subject] }),
+    check('login_throttles_scope_valid', sql`${t.scope} in ('account', 'address')`),
+    index('login_throttles_window_idx').on(t.windowStartedAt),
+  ],
+)
+
+/**
+ * Abuse limits in fixed windows, one row per scope and subject (src/core/abuse.ts has the rule,
+ * db/rate-windows.ts the atomic upsert). `task_create`: task submissions per client address
+ * (SHA-256 of the address), when TASK_RATE_LIMIT is set. `task_miss`: keyed fetches of task ids
+ * that do not exist, per key id. In PostgreSQL, so every app instance shares the counts.
+ */
+export const rateWindows = pgTable(
+  'rate_windows',
+  {
+    scope: text('scope', { enum: ['task_create', 'task_miss'] }).notNull(),
+    subject: text('subject').notNull(),
+    count: integer('count').notNull(),
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.scope, t.subject] }),
+    check('rate_windows_scope_valid', sql`${t.scope} in ('task_create', 'task_miss')`),
+    index('rate_windows_window_idx').on(t.windowStartedAt),
+  ],
+)
+
+/**
+ * Single-use nonces issued with each tool page render (issue 7). The page submits its nonce
+ * with its task; listeners (TLS, STUN/TURN, DNS) file what they observed under it. `turn_secret`
+ * is the per-page TURN password (username = nonce), kept so that any instance's STUN listener
+ * can check MESSAGE-INTEGRITY. `used_at` is set once, in the transaction that stores the task.
+ */
+export const pageNonces = pgTable(
+  'page_nonces',
+  {
+    nonce: text('nonce').primaryKey(),
+    tool: text('tool').notNull(),
+    turnSecret: text('turn_secret').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    taskId: uuid('task_id'),
+  },
+  (t) => [index('page_nonces_expires_idx').on(t.expiresAt)],
+)
+
+/** What a listener observed for a nonce: one row per observation, kind-specific JSON. */
+export const evidence = pgTable(
+  'evidence',
+  {
+    id: serial('id').primaryKey(),
+    nonce: text('nonce')
+      .notNull()
+      .references(() => pageNonces.nonce, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['tls', 'http2', 'http1', 'stun', 'turn', 'dns'] }).notNull(),
+    data: jsonb('data').notNull(),
+    observedAt: timestamp('observed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('evidence_nonce_idx').on(t.nonce)],
+)
+
+/**
+ * Ed25519 keys that sign GET /api/antibot/tasks/{id} responses. In the database so that every
+ * instance signs with the same key and serves the same JWKS; the newest key signs, all are
+ * published (rotation keeps old signatures verifiable).
+ */
+export const signingKeys = pgTable('signing_keys', {
+  kid: text('kid').primaryKey(),
+  publicJwk: jsonb('public_jwk').notNull(),
+  privatePkcs8: text('private_pkcs8').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})

@@ -1,0 +1,40 @@
+// Runs a registry of sources concurrently, each under its own timeout, so that one API that
+// never answers (a permission prompt, a stuck audio context) cannot hold the page. Each result
+// says how long it took; errors are typed (see errors.ts), never swallowed.
+
+import type { SignalResult } from '../../src/core/signal'
+import { ProbeError } from './errors'
+
+export type Source<T> = () => T | Promise<T>
+export type Sources = Record<string, Source<unknown>>
+export type Collected<S extends Sources> = { [K in keyof S]: SignalResult<Awaited<ReturnType<S[K]>>> }
+
+const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now())
+
+export async function runSource<T>(source: Source<T>, timeoutMs: number): Promise<SignalResult<T>> {
+  const t0 = now()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  try {
+    const value = await Promise.race([
+      Promise.resolve().then(source),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new ProbeError('timeout', `no answer within ${timeoutMs} ms`)), timeoutMs)
+      }),
+    ])
+    return { ok: true, value, ms: Math.round(now() - t0) }
+  } catch (e) {
+    const kind = e instanceof ProbeError ? e.kind : 'error'
+    const message = (e instanceof Error ? `${e.name === 'Error' || e instanceof ProbeError ? '' : `${e.name}: `}${e.message}` : String(e)).slice(0, 500)
+    return { ok: false, error: { kind, message }, ms: Math.round(now() - t0) }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+export async function collect<S extends Sources>(sources: S, timeoutMs = 3000): Promise<Collected<S>> {
+  const names = Object.keys(sources)
+  const results = await Promise.all(names.map((n) => runSource(sources[n]!, timeoutMs)))
+  const out: Record<string, unknown> = {}
+  names.forEach((n, i) => (out[n] = results[i]))
+  return out as Collected<S>
+}

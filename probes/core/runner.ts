@@ -1,0 +1,41 @@
+// What every tool page runs: collect the tool's signals, submit them, expose the task id in
+// <body data-task>, then show the server's judgement of them (an HTML report the server
+// renders from the same data). The page never scores itself.
+
+import { collect, type Sources } from './collect'
+
+export interface RunOptions {
+  /** Per-signal timeout. */
+  timeoutMs?: number
+  /** Extra top-level members of `results` besides `signals` (e.g. bot-detector's spec sections). */
+  extra?: (signals: Record<string, unknown>) => Record<string, unknown>
+}
+
+function status(text: string): void {
+  const el = document.getElementById('status')
+  if (el) el.textContent = text
+}
+
+export async function runToolPage(tool: string, sources: Sources, options: RunOptions = {}): Promise<void> {
+  try {
+    status('Running tests in this browser…')
+    const signals = await collect(sources, options.timeoutMs ?? 3000)
+    const results = { ...(options.extra?.(signals) ?? {}), signals }
+    // The single-use nonce the server rendered into this page: it ties the listeners' evidence
+    // (TLS, STUN/TURN, DNS) to this submission.
+    const nonce = document.body.dataset.nonce
+    const body = JSON.stringify(nonce ? { tool, results, nonce } : { tool, results })
+    const res = await fetch('/api/antibot/tasks', { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    const answer = (await res.json()) as { task_id?: string; error?: string }
+    if (!res.ok || !answer.task_id) throw new Error(answer.error ?? `HTTP ${res.status}`)
+    document.body.dataset.task = answer.task_id
+    status(`Done. Task ${answer.task_id}`)
+    const report = await fetch(`/tools/${tool}/report`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    const target = document.getElementById('report')
+    // The report is HTML the server rendered with every value escaped.
+    if (target && report.ok) target.innerHTML = await report.text()
+  } catch (e) {
+    status(`The tests could not be completed: ${e instanceof Error ? e.message : String(e)}`)
+    document.body.dataset.error = 'true'
+  }
+}

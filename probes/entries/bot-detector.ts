@@ -1,0 +1,49 @@
+import { runToolPage } from '../core/runner'
+import { animationFrames } from '../signals/animation-frames'
+import { apiLies } from '../signals/api-lies'
+import { automationGlobals } from '../signals/automation-globals'
+import { canvasNoise } from '../signals/canvas-noise'
+import { cdpRuntime } from '../signals/cdp-runtime'
+import { chromeObject } from '../signals/chrome-object'
+import { iframeProxy } from '../signals/iframe-proxy'
+import { jsEngine } from '../signals/js-engine'
+import { navigationRateLimit } from '../signals/navigation-rate-limit'
+import { navigatorIdentity } from '../signals/navigator-identity'
+import { notificationPermission } from '../signals/notification-permission'
+import { plugins } from '../signals/plugins'
+import { pointerMedia } from '../signals/pointer-media'
+import { iframeScope, pageScope, workerScope } from '../signals/scope-snapshot'
+import { screenMetrics } from '../signals/screen'
+import { watchStackLeaks } from '../signals/stack-leaks'
+import { webdriverFlag } from '../signals/webdriver'
+import { webglGpu } from '../signals/webgl-gpu'
+import { windowMetrics } from '../signals/window-metrics'
+
+// The DOM lookups are wrapped first, before anything else runs, so that code evaluated by a
+// driver while the tests run is seen (signals/stack-leaks.ts). The lie tests come first in
+// the registry: they must see the APIs as the page received them.
+const stack = watchStackLeaks()
+
+void runToolPage('bot-detector', {
+  lies: apiLies,
+  webdriver: webdriverFlag,
+  cdp: cdpRuntime,
+  stack,
+  globals: automationGlobals,
+  navigator: navigatorIdentity,
+  page: pageScope,
+  iframe: iframeScope,
+  worker: workerScope,
+  iframeProxy,
+  chrome: chromeObject,
+  notification: notificationPermission,
+  plugins,
+  engine: jsEngine,
+  webgl: webglGpu,
+  canvas: canvasNoise,
+  screen: screenMetrics,
+  window: windowMetrics,
+  frames: () => animationFrames(),
+  pointer: () => pointerMedia(),
+  navRate: () => navigationRateLimit(),
+})

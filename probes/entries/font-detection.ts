@@ -1,0 +1,15 @@
+import { runToolPage } from '../core/runner'
+import { FONT_LIST, LOCAL_FONT_PROBES } from '../../src/core/tools/font-os'
+import { fontCheck } from '../signals/font-check'
+import { fontFaceLocal } from '../signals/font-face-local'
+import { fontMetrics } from '../signals/font-metrics'
+import { platformClaims } from '../signals/platform-claims'
+import { systemFonts } from '../signals/system-fonts'
+
+void runToolPage('font-detection', {
+  metrics: () => fontMetrics(FONT_LIST),
+  fontsCheck: () => fontCheck(FONT_LIST),
+  fontFace: () => fontFaceLocal(LOCAL_FONT_PROBES),
+  systemFonts,
+  platform: platformClaims,
+})

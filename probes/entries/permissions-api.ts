@@ -1,0 +1,15 @@
+import { runToolPage } from '../core/runner'
+import { PERMISSION_NAMES } from '../../src/core/tools/permission-engines'
+import { featureApis } from '../signals/feature-apis'
+import { notificationState } from '../signals/notification-state'
+import { permissionRegistry } from '../signals/permission-registry'
+import { permissionsLies } from '../signals/permissions-lies'
+import { permissionsInWorker } from '../signals/permissions-worker'
+
+void runToolPage('permissions-api', {
+  registry: () => permissionRegistry(PERMISSION_NAMES),
+  notification: notificationState,
+  lies: permissionsLies,
+  worker: permissionsInWorker,
+  features: featureApis,
+})

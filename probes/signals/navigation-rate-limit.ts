@@ -1,0 +1,39 @@
+// Is the browser's navigation flood protection on? Browsers cap how often a page may call
+// history.pushState/replaceState: Chromium 200 times per 10 s (NavigationRateLimiter; later
+// calls are dropped with a console warning), Firefox 200 per 10 s, Safari 100 per 30 s (they
+// throw a SecurityError). Chromium lifts the cap only with --disable-ipc-flooding-protection,
+// which Playwright and Puppeteer pass on every launch (their default arguments) and people do
+// not. The probe calls replaceState 400 times and reads back which call stuck.
+// https://source.chromium.org/chromium/chromium/src/+/main:third_party/blink/renderer/core/frame/navigation_rate_limiter.cc
+// The page's URL never changes; only history.state does, and the page does not use it. After
+// the probe a protected browser drops this page's history updates for ten seconds, which the
+// tool page does not need.
+
+export interface NavigationRateLimit {
+  /** replaceState calls made. */
+  calls: number
+  /** Calls that returned without throwing. */
+  accepted: number
+  /** The number of the call whose state history.state holds afterwards (null: none of ours). */
+  lastApplied: number | null
+  /** The error that stopped the loop, if one did (Firefox, Safari). */
+  error: string | null
+}
+
+type HistoryLike = Pick<History, 'replaceState' | 'state'>
+
+export function navigationRateLimit(h: HistoryLike = history, calls = 400): NavigationRateLimit {
+  let accepted = 0
+  let error: string | null = null
+  for (let i = 1; i <= calls; i++) {
+    try {
+      h.replaceState({ antibotRateProbe: i }, '')
+      accepted++
+    } catch (e) {
+      error = e instanceof Error ? `${e.name}: ${e.message}`.slice(0, 200) : String(e).slice(0, 200)
+      break
+    }
+  }
+  const state = h.state as { antibotRateProbe?: unknown } | null
+  return { calls, accepted, lastApplied: typeof state?.antibotRateProbe === 'number' ? state.antibotRateProbe : null, error }
+}

@@ -1,0 +1,8 @@
+import { unsupported } from '../core/errors'
+
+// https://developer.mozilla.org/docs/Web/API/VisualViewport (missing in old Firefox).
+export function visualViewportMetrics() {
+  const v = window.visualViewport
+  if (!v) throw unsupported('no window.visualViewport')
+  return { width: v.width, height: v.height, scale: v.scale }
+}

@@ -1,0 +1,120 @@
+import { describe, expect, test } from 'bun:test'
+import { parseConfig } from './config'
+
+describe('parseConfig', () => {
+  test('fills the defaults from an empty environment', () => {
+    expect(parseConfig({})).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      dataDir: './data',
+      adminToken: undefined,
+      trustedProxies: [],
+      dbPoolSize: 10,
+      logRequests: true,
+      dbConnectTimeoutMs: 3000,
+      dbStatementTimeoutMs: 5000,
+      taskRateLimit: undefined,
+      taskMissLimit: { max: 100, windowSeconds: 600 },
+      taskRetentionDays: undefined,
+      ipTruncate: false,
+      tlsPort: undefined,
+      tlsCertFile: undefined,
+      tlsKeyFile: undefined,
+      stunPort: 3478,
+      dnsZone: undefined,
+      dnsPort: 53,
+      dnsAnswerIpv4: undefined,
+      dnsAnswerIpv6: undefined,
+    })
+  })
+
+  test('reads the evidence listener settings: STUN can be switched off, the zone is normalised', () => {
+    expect(parseConfig({ STUN_PORT: 'off' }).stunPort).toBeUndefined()
+    expect(parseConfig({ STUN_PORT: '0', TLS_PORT: '8443' })).toMatchObject({ stunPort: 0, tlsPort: 8443 })
+    expect(parseConfig({ DNS_ZONE: 'Probe.Example.COM.' }).dnsZone).toBe('probe.example.com')
+    expect(() => parseConfig({ DNS_ZONE: 'not a zone' })).toThrow('DNS_ZONE')
+    expect(() => parseConfig({ STUN_PORT: 'sometimes' })).toThrow('STUN_PORT')
+  })
+
+  test('reads the abuse, retention and privacy settings', () => {
+    const c = parseConfig({ TASK_RATE_LIMIT: '120/60', TASK_MISS_LIMIT: '10/30', TASK_RETENTION_DAYS: '90', IP_TRUNCATE: 'true', DB_CONNECT_TIMEOUT_MS: '1500', DB_STATEMENT_TIMEOUT_MS: '2000' })
+    expect(c).toMatchObject({
+      taskRateLimit: { max: 120, windowSeconds: 60 },
+      taskMissLimit: { max: 10, windowSeconds: 30 },
+      taskRetentionDays: 90,
+      ipTruncate: true,
+      dbConnectTimeoutMs: 1500,
+      dbStatementTimeoutMs: 2000,
+    })
+  })
+
+  test('refuses a malformed rate limit, naming the variable and the form', () => {
+    expect(() => parseConfig({ TASK_RATE_LIMIT: '120' })).toThrow("TASK_RATE_LIMIT: Expected <max requests>/<window seconds> with both at least 1, e.g. 120/60, got '120'")
+    expect(() => parseConfig({ TASK_MISS_LIMIT: '0/60' })).toThrow(/TASK_MISS_LIMIT/)
+    expect(() => parseConfig({ TASK_RETENTION_DAYS: '0' })).toThrow(/TASK_RETENTION_DAYS/)
+    expect(() => parseConfig({ TASK_RETENTION_DAYS: '7.5' })).toThrow(/TASK_RETENTION_DAYS/)
+  })
+
+  test('treats empty variables as unset', () => {
+    expect(parseConfig({ PORT: '', DATABASE_URL: '', ADMIN_TOKEN: '' }).port).toBe(3000)
+    expect(parseConfig({ DATABASE_URL: '' }).databaseUrl).toBeUndefined()
+  })
+
+  test('reads and converts every variable', () => {
+    const c = parseConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://u@db:5432/antibot',
+      DATA_DIR: '/var/lib/antibot',
+      ADMIN_TOKEN: 'a-long-enough-admin-token',
+      TRUSTED_PROXIES: '10.0.0.0/8,::1',
+      DB_POOL_SIZE: '4',
+      LOG_REQUESTS: 'false',
+    })
+    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: 'postgres://u@db:5432/antibot', dataDir: '/var/lib/antibot', adminToken: 'a-long-enough-admin-token', dbPoolSize: 4, logRequests: false })
+    expect(c.trustedProxies).toHaveLength(2)
+  })
+
+  test('ignores unrelated variables', () => {
+    expect(parseConfig({ HOME: '/root', PATH: '/bin' }).port).toBe(3000)
+  })
+
+  test('refuses a PORT that is not a port number, naming it', () => {
+    for (const PORT of ['abc', '70000', '-1']) {
+      expect(() => parseConfig({ PORT })).toThrow(/^Invalid configuration:\n {2}PORT: /)
+    }
+  })
+
+  test('refuses integers that are not plain digits instead of truncating them', () => {
+    expect(() => parseConfig({ PORT: '80.5' })).toThrow("PORT: Expected integer, got '80.5'")
+    expect(() => parseConfig({ PORT: '1e3' })).toThrow("PORT: Expected integer, got '1e3'")
+    expect(() => parseConfig({ DB_POOL_SIZE: '0x10' })).toThrow("DB_POOL_SIZE: Expected integer, got '0x10'")
+  })
+
+  test('refuses a DATABASE_URL that is not a PostgreSQL URL', () => {
+    expect(() => parseConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/)
+    expect(parseConfig({ DATABASE_URL: 'postgresql://x/y' }).databaseUrl).toBe('postgresql://x/y')
+  })
+
+  test('refuses a short ADMIN_TOKEN', () => {
+    expect(() => parseConfig({ ADMIN_TOKEN: 'short' })).toThrow(/ADMIN_TOKEN/)
+  })
+
+  test('names every bad variable at once', () => {
+    let message = ''
+    try {
+      parseConfig({ PORT: 'x', DB_POOL_SIZE: '0' })
+    } catch (e) {
+      message = (e as Error).message
+    }
+    expect(message).toContain('PORT:')
+    expect(message).toContain('DB_POOL_SIZE:')
+  })
+
+  test('refuses a bad TRUSTED_PROXIES entry with a message naming it', () => {
+    expect(() => parseConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 300.1.1.1' })).toThrow(
+      "TRUSTED_PROXIES: '300.1.1.1' is not an IP address or CIDR range",
+    )
+  })
+})

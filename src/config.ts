@@ -1,0 +1,117 @@
+// Configuration, parsed once at boot from the environment (src/main.ts) and passed down.
+// Nothing else reads process.env.
+
+import { Type, type Static } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import { parseTrustedProxies, type Cidr } from './core/ip'
+import { DEFAULT_MISS_LIMIT, parseWindowPolicy, type WindowPolicy } from './core/abuse'
+
+const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  TRUSTED_PROXIES: Type.String({ default: '' }),
+  DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  LOG_REQUESTS: Type.Boolean({ default: true }),
+  DB_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 3000 }),
+  DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 5000 }),
+  TASK_RATE_LIMIT: Type.Optional(Type.String()),
+  TASK_MISS_LIMIT: Type.String({ default: `${DEFAULT_MISS_LIMIT.max}/${DEFAULT_MISS_LIMIT.windowSeconds}` }),
+  TASK_RETENTION_DAYS: Type.Optional(Type.Integer({ minimum: 1, maximum: 36_500 })),
+  IP_TRUNCATE: Type.Boolean({ default: false }),
+  // Evidence listeners (issue 7). Each is off when its port is unset ('off' for STUN).
+  TLS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  TLS_CERT_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  TLS_KEY_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  STUN_PORT: Type.String({ pattern: '^(off|\\d{1,5})$', default: '3478' }),
+  DNS_ZONE: Type.Optional(Type.String({ pattern: '^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}\\.?$' })),
+  DNS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 53 }),
+  DNS_ANSWER_IPV4: Type.Optional(Type.String()),
+  DNS_ANSWER_IPV6: Type.Optional(Type.String()),
+})
+
+export type Env = Static<typeof EnvSchema>
+
+export interface Config {
+  port: number
+  host: string
+  databaseUrl: string | undefined
+  dataDir: string
+  adminToken: string | undefined
+  trustedProxies: Cidr[]
+  dbPoolSize: number
+  logRequests: boolean
+  dbConnectTimeoutMs: number
+  dbStatementTimeoutMs: number
+  /** The TLS evidence listener (ClientHello, HTTP/2 fingerprints); undefined = off. */
+  tlsPort: number | undefined
+  tlsCertFile: string | undefined
+  tlsKeyFile: string | undefined
+  /** The STUN/TURN listener (UDP); undefined = off. 0 picks a free port. */
+  stunPort: number | undefined
+  /** The authoritative DNS listener for this zone (dns-leak); undefined = off. */
+  dnsZone: string | undefined
+  dnsPort: number
+  /** Addresses the DNS listener answers with for names in the zone. */
+  dnsAnswerIpv4: string | undefined
+  dnsAnswerIpv6: string | undefined
+  /** Task submissions per client address; undefined = unlimited (the default). */
+  taskRateLimit: WindowPolicy | undefined
+  /** Keyed fetches of task ids that do not exist, per key; always on. */
+  taskMissLimit: WindowPolicy
+  /** Tasks older than this many days are purged; undefined = kept forever. */
+  taskRetentionDays: number | undefined
+  /** Store client addresses cut to /24 (IPv4) and /48 (IPv6). */
+  ipTruncate: boolean
+}
+
+/** Parses the environment; throws an Error naming every bad variable. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const raw: Record<string, unknown> = {}
+  const lines: string[] = []
+  for (const [key, schema] of Object.entries(EnvSchema.properties)) {
+    const v = env[key]
+    if (v === undefined || v === '') continue
+    // Value.Convert would truncate '80.5' and read '1e3' as 1; integers must be plain digits.
+    if (schema.type === 'integer' && !/^\d+$/.test(v)) lines.push(`${key}: Expected integer, got '${v}'`)
+    else raw[key] = v
+  }
+  const converted = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw))
+  for (const e of Value.Errors(EnvSchema, converted)) lines.push(`${e.path.slice(1) || '(env)'}: ${e.message}`)
+  const e = converted as Env
+  const windowPolicy = (name: 'TASK_RATE_LIMIT' | 'TASK_MISS_LIMIT', v: string | undefined) => {
+    if (v === undefined) return undefined
+    const p = parseWindowPolicy(v)
+    if (!p) lines.push(`${name}: Expected <max requests>/<window seconds> with both at least 1, e.g. 120/60, got '${v}'`)
+    return p ?? undefined
+  }
+  const taskRateLimit = windowPolicy('TASK_RATE_LIMIT', e.TASK_RATE_LIMIT)
+  const taskMissLimit = windowPolicy('TASK_MISS_LIMIT', e.TASK_MISS_LIMIT)
+  if (lines.length) throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`)
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    adminToken: e.ADMIN_TOKEN,
+    trustedProxies: parseTrustedProxies(e.TRUSTED_PROXIES),
+    dbPoolSize: e.DB_POOL_SIZE,
+    logRequests: e.LOG_REQUESTS,
+    dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+    dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+    taskRateLimit,
+    taskMissLimit: taskMissLimit!,
+    taskRetentionDays: e.TASK_RETENTION_DAYS,
+    ipTruncate: e.IP_TRUNCATE,
+    tlsPort: e.TLS_PORT,
+    tlsCertFile: e.TLS_CERT_FILE,
+    tlsKeyFile: e.TLS_KEY_FILE,
+    stunPort: e.STUN_PORT === 'off' ? undefined : Number(e.STUN_PORT),
+    dnsZone: e.DNS_ZONE?.replace(/\.$/, '').toLowerCase(),
+    dnsPort: e.DNS_PORT,
+    dnsAnswerIpv4: e.DNS_ANSWER_IPV4,
+    dnsAnswerIpv6: e.DNS_ANSWER_IPV6,
+  }
+}

@@ -1,0 +1,107 @@
+import { describe, expect, test } from 'bun:test'
+import { checkExpiry, checkKeyInput, checkLogin, checkSignup, DEFAULT_KEY_NAME, normalizeEmail } from './account-input'
+
+const now = new Date('2026-11-15T12:00:00Z')
+const plans = [
+  { id: 1, name: 'free' },
+  { id: 2, name: 'pro' },
+]
+
+describe('normalizeEmail', () => {
+  test('trims and lower-cases', () => {
+    expect(normalizeEmail('  Ada@Example.COM ')).toBe('ada@example.com')
+  })
+})
+
+describe('checkSignup', () => {
+  test('accepts an email and a password of 8 characters', () => {
+    expect(checkSignup({ email: 'Ada@Example.com', password: '12345678' })).toEqual({ ok: true, value: { email: 'ada@example.com', password: '12345678' } })
+  })
+
+  test('keeps the password exactly as typed, spaces included', () => {
+    const r = checkSignup({ email: 'a@b.c', password: '  pass word  ' })
+    expect(r.ok && r.value.password).toBe('  pass word  ')
+  })
+
+  test('names each field that is wrong', () => {
+    expect(checkSignup({ email: '', password: '' })).toEqual({
+      ok: false,
+      errors: { email: 'Enter your email address.', password: 'Choose a password of at least 8 characters.' },
+    })
+    const bad = checkSignup({ email: 'not-an-email', password: 'x'.repeat(257) })
+    expect(bad.ok).toBe(false)
+    if (!bad.ok) {
+      expect(bad.errors.email).toMatch(/such as name@example.com/)
+      expect(bad.errors.password).toMatch(/at most 256/)
+    }
+  })
+
+  test('refuses control characters and over-long emails', () => {
+    expect(checkSignup({ email: 'a\u0000@b.c', password: '12345678' }).ok).toBe(false)
+    expect(checkSignup({ email: `${'a'.repeat(250)}@b.cd`, password: '12345678' }).ok).toBe(false)
+  })
+})
+
+describe('checkLogin', () => {
+  test('only asks for both fields', () => {
+    expect(checkLogin({ email: 'x@y', password: 'short' }).ok).toBe(true)
+    expect(checkLogin({ email: ' ', password: '' })).toEqual({ ok: false, errors: { email: 'Enter your email address.', password: 'Enter your password.' } })
+  })
+
+  test('refuses a password longer than any account can have without hashing it', () => {
+    expect(checkLogin({ email: 'x@y', password: 'x'.repeat(10_000) }).ok).toBe(false)
+  })
+})
+
+describe('checkExpiry', () => {
+  test('empty means no expiry', () => {
+    expect(checkExpiry('', now)).toEqual({ ok: true, value: null })
+    expect(checkExpiry(undefined, now)).toEqual({ ok: true, value: null })
+  })
+
+  test('a date means 00:00 UTC that day', () => {
+    expect(checkExpiry('2027-01-31', now)).toEqual({ ok: true, value: new Date('2027-01-31T00:00:00Z') })
+  })
+
+  test('a full timestamp is accepted', () => {
+    expect(checkExpiry('2026-11-15T12:00:01Z', now)).toEqual({ ok: true, value: new Date('2026-11-15T12:00:01Z') })
+  })
+
+  test('refuses the past and the present', () => {
+    expect(checkExpiry('2026-11-15', now).ok).toBe(false)
+    expect(checkExpiry('2026-11-15T12:00:00Z', now).ok).toBe(false)
+  })
+
+  test('refuses what is not a date', () => {
+    expect(checkExpiry('next week', now)).toEqual({ ok: false, error: 'Enter a date such as 2027-01-31, or leave it empty for no expiry.' })
+    expect(checkExpiry('2027-02-30', now).ok).toBe(false)
+  })
+})
+
+describe('checkKeyInput', () => {
+  test('accepts a name, a plan and an expiry', () => {
+    expect(checkKeyInput({ name: ' CI ', plan: 'pro', expires: '2027-01-01' }, plans, now)).toEqual({
+      ok: true,
+      value: { name: 'CI', plan: { id: 2, name: 'pro' }, expiresAt: new Date('2027-01-01T00:00:00Z') },
+    })
+  })
+
+  test('an empty name gets the default name', () => {
+    const r = checkKeyInput({ name: '', plan: 'free', expires: '' }, plans, now)
+    expect(r.ok && r.value.name).toBe(DEFAULT_KEY_NAME)
+  })
+
+  test('refuses an unknown plan, naming the plans there are', () => {
+    expect(checkKeyInput({ name: 'x', plan: 'gold' }, plans, now)).toEqual({ ok: false, errors: { plan: 'Choose one of the plans: free, pro.' } })
+  })
+
+  test('refuses over-long names and control characters', () => {
+    expect(checkKeyInput({ name: 'x'.repeat(101), plan: 'free' }, plans, now).ok).toBe(false)
+    expect(checkKeyInput({ name: 'a\nb', plan: 'free' }, plans, now).ok).toBe(false)
+  })
+
+  test('keeps markup in a name as text: escaping is the page’s job', () => {
+    const r = checkKeyInput({ name: '<script>alert(1)</script>', plan: 'free' }, plans, now)
+    expect(r.ok && r.value.name).toBe('<script>alert(1)</script>')
+  })
+})

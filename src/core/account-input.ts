@@ -1,0 +1,89 @@
+// What people type into the dashboard's forms, checked before anything touches the database.
+// Each failure is a value naming the field and saying what is wrong, shown next to the input.
+
+import type { Plan } from './quota'
+import { parseTimestampInput } from './time-input'
+
+export const PASSWORD_MIN = 8
+export const PASSWORD_MAX = 256
+export const EMAIL_MAX = 254
+export const KEY_NAME_MAX = 100
+export const DEFAULT_KEY_NAME = 'default'
+
+const EMAIL = /^[^@\s]+@[^@\s]+$/
+// C0 and C1 control characters, DEL, and the Unicode line and paragraph separators.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
+
+export type FieldErrors<F extends string> = Partial<Record<F, string>>
+export type Checked<T, F extends string> = { ok: true; value: T } | { ok: false; errors: FieldErrors<F> }
+
+/** Emails are compared lower-cased, as db/accounts.ts stores them. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase()
+}
+
+export interface Credentials {
+  email: string
+  password: string
+}
+
+/** Sign-up: a plausible email and a password of 8 to 256 characters. */
+export function checkSignup(input: { email?: string | null; password?: string | null }): Checked<Credentials, 'email' | 'password'> {
+  const errors: FieldErrors<'email' | 'password'> = {}
+  const email = normalizeEmail(input.email ?? '')
+  const password = input.password ?? ''
+  if (email === '') errors.email = 'Enter your email address.'
+  else if (email.length > EMAIL_MAX || !EMAIL.test(email) || CONTROL.test(email)) errors.email = 'Enter an email address such as name@example.com.'
+  if (password.length < PASSWORD_MIN) errors.password = `Choose a password of at least ${PASSWORD_MIN} characters.`
+  else if (password.length > PASSWORD_MAX) errors.password = `Choose a password of at most ${PASSWORD_MAX} characters.`
+  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, value: { email, password } }
+}
+
+/** Log-in: both fields present. Nothing else is said about them, so nothing leaks. */
+export function checkLogin(input: { email?: string | null; password?: string | null }): Checked<Credentials, 'email' | 'password'> {
+  const errors: FieldErrors<'email' | 'password'> = {}
+  const email = normalizeEmail(input.email ?? '')
+  const password = input.password ?? ''
+  if (email === '') errors.email = 'Enter your email address.'
+  if (password === '') errors.password = 'Enter your password.'
+  // Longer than any password we accept: refuse without hashing megabytes.
+  else if (password.length > PASSWORD_MAX) errors.password = `A password has at most ${PASSWORD_MAX} characters.`
+  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, value: { email, password } }
+}
+
+/**
+ * An expiry typed into a date field: empty means never; otherwise a date (the key stops
+ * working at 00:00 UTC that day) or an ISO 8601 timestamp, which must be in the future.
+ */
+export function checkExpiry(input: string | null | undefined, now: Date): { ok: true; value: Date | null } | { ok: false; error: string } {
+  const text = (input ?? '').trim()
+  if (text === '') return { ok: true, value: null }
+  const at = parseTimestampInput(text)
+  if (!at) return { ok: false, error: 'Enter a date such as 2027-01-31, or leave it empty for no expiry.' }
+  if (at.getTime() <= now.getTime()) return { ok: false, error: 'Choose a date in the future, or leave it empty for no expiry.' }
+  return { ok: true, value: at }
+}
+
+export interface KeyInput {
+  name: string
+  plan: Pick<Plan, 'id' | 'name'>
+  expiresAt: Date | null
+}
+
+/** The create-key form: an optional name, one of the plans, an optional expiry. */
+export function checkKeyInput(
+  input: { name?: string | null; plan?: string | null; expires?: string | null },
+  plans: ReadonlyArray<Pick<Plan, 'id' | 'name'>>,
+  now: Date,
+): Checked<KeyInput, 'name' | 'plan' | 'expires'> {
+  const errors: FieldErrors<'name' | 'plan' | 'expires'> = {}
+  const name = (input.name ?? '').trim() || DEFAULT_KEY_NAME
+  if (name.length > KEY_NAME_MAX) errors.name = `Use at most ${KEY_NAME_MAX} characters.`
+  else if (CONTROL.test(name)) errors.name = 'Use letters, digits, spaces and punctuation only.'
+  const plan = plans.find((p) => p.name === (input.plan ?? '').trim())
+  if (!plan) errors.plan = `Choose one of the plans: ${plans.map((p) => p.name).join(', ')}.`
+  const expiry = checkExpiry(input.expires, now)
+  if (!expiry.ok) errors.expires = expiry.error
+  if (Object.keys(errors).length || !plan || !expiry.ok) return { ok: false, errors }
+  return { ok: true, value: { name, plan, expiresAt: expiry.value } }
+}

@@ -1,0 +1,71 @@
+// Result schemas: what a client may submit for each tool, and what the service stores and
+// serves. Every stored results object carries `summary`, `checks`, `consistency` and `server`; bot-detector's
+// also has the exact sections the interface spec shows.
+
+import { Type, TypeGuard, type TSchema } from '@sinclair/typebox'
+import { CheckSchema, SummarySchema } from './checks'
+import { ConsistencySchema } from './consistency'
+import type { ToolId } from './tools'
+
+export { SummarySchema as Summary } from './checks'
+
+export const ScoringVerdict = Type.Union([Type.Literal('pass'), Type.Literal('warn'), Type.Literal('fail')])
+
+/** The bot-detector sections of the interface spec, with their member types. */
+export const BotDetectorSpecSections = {
+  leaks: Type.Object({ webdriver: Type.Boolean(), selenium: Type.Boolean(), phantomjs: Type.Boolean() }),
+  navigator: Type.Object({ userAgent: Type.String(), platform: Type.String(), language: Type.String() }),
+  screen: Type.Object({ width: Type.Integer(), height: Type.Integer(), colorDepth: Type.Integer() }),
+  webgl: Type.Object({ vendor: Type.String(), renderer: Type.String() }),
+  canvas: Type.Object({ hash: Type.String() }),
+  scoring: Type.Object({ webdriver: ScoringVerdict, selenium: ScoringVerdict, phantomjs: ScoringVerdict }),
+}
+
+/** A bot-detector results object of exactly the spec's shape (what clients other than our page send). */
+export const BotDetectorSpecResults = Type.Object(
+  { summary: SummarySchema, ...BotDetectorSpecSections },
+  { additionalProperties: true, description: 'bot-detector results in the interface spec’s shape.' },
+)
+
+export const ServerEvidenceSchema = Type.Object(
+  {
+    ip: Type.String(),
+    user_agent: Type.String(),
+    received_at: Type.String({ description: 'Server time at receipt, `YYYY-MM-DDTHH:MM:SS+00:00`.' }),
+    headers: Type.Array(Type.Tuple([Type.String(), Type.String()]), { description: 'Request headers as the HTTP stack gives them (names lower-cased; not wire order — that comes from the raw listener evidence).' }),
+    nonce: Type.String({ description: 'State of the page nonce: valid, missing, unknown, expired or wrong-tool.' }),
+    evidence: Type.Array(Type.Object({ kind: Type.String(), data: Type.Unknown(), observedAt: Type.String() }), { description: 'What the service’s own listeners (TLS, HTTP/2, STUN/TURN, DNS) observed for this page load.' }),
+  },
+  { additionalProperties: true, description: 'What the service itself observed of the submitting request.' },
+)
+
+/** The stored results of a tool, as GET /api/antibot/tasks/{id} serves them. */
+export function storedResultsSchema(tool: ToolId, sections?: TSchema, signals?: TSchema): TSchema {
+  const base = {
+    summary: SummarySchema,
+    checks: Type.Array(CheckSchema),
+    verified: Type.Boolean({ description: 'True when the task came from a page this service rendered (its single-use nonce), so `server.evidence` belongs to that page load.' }),
+    consistency: ConsistencySchema,
+    server: ServerEvidenceSchema,
+    ...(signals ? { signals: Type.Optional(signals) } : {}),
+  }
+  const extra = tool === 'bot-detector' ? BotDetectorSpecSections : {}
+  // A tool's own sections are object properties: merge them into one object schema (readable
+  // in OpenAPI, unlike an allOf), keeping the spec's bot-detector sections where both exist.
+  if (sections && TypeGuard.IsObject(sections)) {
+    return Type.Object({ ...sections.properties, ...base, ...extra }, { additionalProperties: true, title: `${tool} results` })
+  }
+  const schema = Type.Object({ ...base, ...extra }, { additionalProperties: true, title: `${tool} results` })
+  return sections ? Type.Intersect([schema, sections]) : schema
+}
+
+import { TOOL_DEFINITIONS } from './tools/registry'
+
+/** The stored results schema of a tool (for the OpenAPI document and for clients to type). */
+export function resultsSchema(tool: ToolId): TSchema {
+  const def = TOOL_DEFINITIONS[tool]
+  return storedResultsSchema(tool, def?.sections, def?.signals)
+}
+
+/** Kept for readers of the spec: bot-detector's submitted shape. */
+export const BotDetectorResults = BotDetectorSpecResults

@@ -1,0 +1,59 @@
+import { describe, expect, test } from 'bun:test'
+import { fixture } from '../evidence/fixtures/load'
+import { parseClientHello } from '../evidence/tls-client-hello'
+import { tlsRecord } from '../evidence/tls-records'
+import { AKAMAI_FINGERPRINTS, compareFamily, familyVerdict, http2Family, tlsFamily } from './tls-families'
+
+const record = (name: string) => {
+  const h = parseClientHello(fixture(name))
+  if (!h.ok) throw new Error(h.detail)
+  return tlsRecord(h.value, { protocol: null, alpn: null, cipher: null })
+}
+
+describe('TLS stack families', () => {
+  test('captured Chromium 156 hellos (with and without SNI) are BoringSSL', () => {
+    for (const f of ['tls-chromium-ip.hex', 'tls-chromium-sni.hex', 'tls-chromium-sni-2.hex']) expect(tlsFamily(record(f)).family).toBe('chromium')
+  })
+
+  test('captured curl (OpenSSL 3.0) is an OpenSSL client', () => {
+    expect(tlsFamily(record('tls-curl-ip.hex')).family).toBe('openssl')
+    expect(tlsFamily(record('tls-curl-sni.hex')).family).toBe('openssl')
+  })
+
+  test("Chrome's cipher list without GREASE or ALPS is not Chrome (a library copying it)", () => {
+    const r = { ...record('tls-chromium-ip.hex'), grease: false }
+    expect(tlsFamily(r).family).toBe('unknown')
+    expect(tlsFamily({ ...record('tls-chromium-ip.hex'), alps: null }).family).toBe('unknown')
+  })
+
+  test('Firefox is recognised by its cipher hash, or by record_size_limit without GREASE', () => {
+    expect(tlsFamily({ ja4: 't13d1715h2_5b57614c22b0_3d5424432f57', grease: false, extensions: [], alps: null, record_size_limit: 16385 }).family).toBe('firefox')
+    expect(tlsFamily({ ja4: 't13d1717h2_000000000000_000000000000', grease: false, extensions: [], alps: null, record_size_limit: 16385 }).family).toBe('firefox')
+    expect(tlsFamily({ ja4: 't13d2014h2_a09f3c656075_14788d8d241b', grease: true, extensions: [], alps: null, record_size_limit: null }).family).toBe('safari')
+  })
+
+  test('HTTP/2: exact Akamai values, then pseudo-header order', () => {
+    for (const k of AKAMAI_FINGERPRINTS) expect(http2Family(k.text).family).toBe(k.family)
+    expect(http2Family('1:65536;2:0;4:6291456;6:262144;9:1|15663105|0|m,a,s,p').family).toBe('chromium')
+    expect(http2Family('1:1|1|0|m,p,a,s').family).toBe('firefox')
+    expect(http2Family('1:1|1|0|p,m').family).toBe('unknown')
+  })
+
+  test('comparing with the claimed engine', () => {
+    expect(compareFamily('chromium', 'blink')).toBe('match')
+    expect(compareFamily('openssl', 'blink')).toBe('mismatch')
+    expect(compareFamily('firefox', 'blink')).toBe('mismatch')
+    expect(compareFamily('unknown', 'blink')).toBe('unknown')
+    expect(compareFamily('safari', 'webkit')).toBe('match')
+  })
+})
+
+describe('familyVerdict', () => {
+  test('browser claims need their stack; tool claims any library stack', () => {
+    expect(familyVerdict('chromium', { family: 'chrome', engine: 'blink' })).toBe('pass')
+    expect(familyVerdict('openssl', { family: 'chrome', engine: 'blink' })).toBe('fail')
+    expect(familyVerdict('unknown', { family: 'chrome', engine: 'blink' })).toBe('warn')
+    expect(familyVerdict('openssl', { family: 'tool', engine: 'unknown' })).toBe('pass')
+    expect(familyVerdict('chromium', { family: 'tool', engine: 'unknown' })).toBe('fail')
+  })
+})

@@ -1,0 +1,79 @@
+// From what a client submitted to what is stored: validate the tool's signals, judge them
+// with the server's own observation, and replace whatever the client said about its own
+// checks, summary and score. The task's score is always results.summary.score.
+
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
+import type { TSchema } from '@sinclair/typebox'
+import { check, summarize, type Check, type CheckDef } from '../checks'
+import { consistencyOf } from '../consistency'
+import { formatTimestamp } from '../month'
+import { BotDetectorSpecResults } from '../results'
+import type { ToolId } from '../tools'
+import type { ServerObservation } from './observation'
+import { TOOL_DEFINITIONS } from './registry'
+import type { JudgeContext } from './types'
+
+export type AssembleResult = { ok: true; results: Record<string, unknown>; score: number } | { ok: false; error: string }
+
+const compiled = new Map<string, TypeCheck<TSchema>>()
+function compile(key: string, schema: TSchema): TypeCheck<TSchema> {
+  let c = compiled.get(key)
+  if (!c) compiled.set(key, (c = TypeCompiler.Compile(schema)))
+  return c
+}
+
+function firstError(c: TypeCheck<TSchema>, value: unknown, prefix: string): string | null {
+  if (c.Check(value)) return null
+  const e = c.Errors(value).First()
+  const path = prefix + (e?.path ?? '').replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.')
+  return `${path}: ${e ? e.message.toLowerCase() : 'does not match the schema'}`
+}
+
+const SPEC_SCORING: Record<'webdriver' | 'selenium' | 'phantomjs', CheckDef> = {
+  webdriver: { id: 'webdriver', name: 'No WebDriver flag', source: 'client', weight: 60, why: 'navigator.webdriver is true under WebDriver, CDP automation flags and headless launches.' },
+  selenium: { id: 'selenium', name: 'No Selenium traces', source: 'client', weight: 60, why: 'Selenium and chromedriver leave globals and document attributes behind.' },
+  phantomjs: { id: 'phantomjs', name: 'No PhantomJS traces', source: 'client', weight: 60, why: 'PhantomJS exposes callPhantom/_phantom globals.' },
+}
+
+/** Checks for a spec-shaped bot-detector submission (no signals): one per scoring entry. */
+function checksFromSpecScoring(results: { scoring: Record<string, string>; leaks: Record<string, boolean> }): Check[] {
+  return (Object.keys(SPEC_SCORING) as Array<keyof typeof SPEC_SCORING>).map((k) =>
+    check(SPEC_SCORING[k], { verdict: results.scoring[k] as 'pass' | 'warn' | 'fail', observed: results.leaks[k], expected: 'false' }),
+  )
+}
+
+export function serverEvidence(server: ServerObservation) {
+  return {
+    ip: server.ip,
+    user_agent: server.userAgent,
+    received_at: formatTimestamp(new Date(server.receivedAt)),
+    headers: server.headers,
+    nonce: server.nonce ?? 'missing',
+    evidence: server.evidence ?? [],
+  }
+}
+
+export function assembleResults(tool: ToolId, submitted: Record<string, unknown>, server: ServerObservation, ctx: JudgeContext = {}): AssembleResult {
+  const def = TOOL_DEFINITIONS[tool]
+  let checks: Check[]
+  let sections: Record<string, unknown> = {}
+  if (submitted.signals !== undefined && def) {
+    const err = firstError(compile(`signals:${tool}`, def.signals), submitted.signals, 'results.signals')
+    if (err) return { ok: false, error: err }
+    const judged = def.judge(submitted.signals as never, server, ctx)
+    checks = judged.checks
+    sections = judged.sections ?? {}
+  } else if (tool === 'bot-detector') {
+    const err = firstError(compile('spec:bot-detector', BotDetectorSpecResults), submitted, 'results')
+    if (err) return { ok: false, error: err }
+    checks = checksFromSpecScoring(submitted as never)
+  } else {
+    return { ok: false, error: `results.signals is required for tool '${tool}': the tool page sends the signals it collected and the service judges them` }
+  }
+  const summary = summarize(checks)
+  // `verified`: the submission came from a page this service rendered (its single-use nonce),
+  // so the listeners' evidence in `server.evidence` belongs to this very page load.
+  const consistency = consistencyOf(submitted.signals, server, ctx)
+  const results = { ...submitted, ...sections, checks, summary, verified: server.nonce === 'valid', consistency, server: serverEvidence(server) }
+  return { ok: true, results, score: summary.score }
+}

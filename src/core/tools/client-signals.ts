@@ -1,0 +1,40 @@
+// Schemas of signals several tools collect with the same probe (probes/signals/*), so that a
+// value means the same thing on every page that reports it.
+
+import { Type } from '@sinclair/typebox'
+
+const Str = (max: number) => Type.String({ maxLength: max })
+const NullableStr = (max: number) => Type.Union([Type.String({ maxLength: max }), Type.Null()])
+
+export const BrandListSchema = Type.Array(Type.Object({ brand: Str(128), version: Str(64) }), { maxItems: 16 })
+
+/** probes/signals/ua-client-hints.ts: navigator.userAgentData, low and high entropy. */
+export const UaClientHintsSchema = Type.Object({
+  brands: BrandListSchema,
+  mobile: Type.Boolean(),
+  platform: Str(64),
+  high: Type.Union([
+    Type.Object({
+      architecture: NullableStr(64),
+      bitness: NullableStr(16),
+      model: NullableStr(128),
+      platformVersion: NullableStr(64),
+      uaFullVersion: NullableStr(64),
+      fullVersionList: Type.Union([BrandListSchema, Type.Null()]),
+      wow64: Type.Union([Type.Boolean(), Type.Null()]),
+      formFactors: Type.Union([Type.Array(Str(32), { maxItems: 8 }), Type.Null()]),
+    }),
+    Type.Null(),
+  ]),
+  /** Why getHighEntropyValues rejected (a Permissions-Policy), when it did. */
+  highError: NullableStr(200),
+})
+
+/** probes/signals/page-context.ts */
+export const PageContextSchema = Type.Object({ secureContext: Type.Boolean(), protocol: Str(16), hostname: Str(253) })
+
+/** probes/signals/languages.ts */
+export const LanguagesSchema = Type.Object({ language: Str(64), languages: Type.Array(Str(64), { maxItems: 64 }) })
+
+/** probes/signals/navigator-props.ts (the members the network tools read). */
+export const NavigatorUaSchema = Type.Object({ userAgent: Str(1024), platform: Str(128) })

@@ -1,0 +1,40 @@
+// What the server itself saw of the request that submitted a task (or asked for a report).
+// Built by the HTTP layer from the request; tools judge it next to the page's signals, and
+// checks that use it are marked `source: 'server'`.
+
+import { Type, type Static } from '@sinclair/typebox'
+
+export const ServerObservationSchema = Type.Object({
+  ip: Type.String({ description: 'Client address (socket peer, or X-Forwarded-For from trusted proxies).' }),
+  userAgent: Type.String(),
+  /**
+   * Header names and values: names lower-cased, in the order the HTTP stack gives them (not
+   * wire order: Bun's Request.headers lists names alphabetically; wire order and case come from
+   * the raw listener).
+   */
+  headers: Type.Array(Type.Tuple([Type.String(), Type.String()])),
+  /** Server clock at receipt, ms since the epoch. */
+  receivedAt: Type.Number(),
+  /**
+   * The page nonce's state: `valid` when the submission carried a live nonce issued with the
+   * page (then `evidence` holds what the service's listeners filed under it), `missing` when it
+   * carried none, otherwise why it was not accepted.
+   */
+  nonce: Type.Optional(Type.Union(['valid', 'missing', 'unknown', 'expired', 'used', 'wrong-tool'].map((s) => Type.Literal(s)))),
+  /** Observations of the service's own listeners (TLS, HTTP/2, STUN/TURN, DNS) for this page. */
+  evidence: Type.Optional(Type.Array(Type.Object({ kind: Type.String(), data: Type.Unknown(), observedAt: Type.String() }))),
+})
+
+/** The listener observations of one kind, oldest first. */
+export function evidenceOf(obs: Pick<ServerObservation, 'evidence'>, kind: string): unknown[] {
+  return (obs.evidence ?? []).filter((e) => e.kind === kind).map((e) => e.data)
+}
+export type ServerObservation = Static<typeof ServerObservationSchema>
+
+export function header(obs: Pick<ServerObservation, 'headers'>, name: string): string | undefined {
+  const n = name.toLowerCase()
+  return obs.headers.find(([k]) => k === n)?.[1]
+}
+
+/** Headers that only appear when a proxy sits between the client and us. */
+export const PROXY_HEADERS = ['via', 'forwarded', 'x-forwarded-for', 'x-real-ip', 'true-client-ip', 'client-ip', 'x-proxy-id', 'x-forwarded-host', 'x-forwarded-proto', 'cf-connecting-ip', 'fastly-client-ip', 'x-cluster-client-ip'] as const

@@ -1,0 +1,174 @@
+import { describe, expect, test } from 'bun:test'
+import { summarize, type Check } from '../checks'
+import type { ServerObservation } from './observation'
+import { fixture } from '../../evidence/fixtures/load'
+import { parseH2ClientStart } from '../../evidence/http2'
+import { parseClientHello } from '../../evidence/tls-client-hello'
+import { http2Record, tlsRecord } from '../../evidence/tls-records'
+import { judgeTls, tlsEvidenceOf, tlsFingerprint, type TlsEvidence, type TlsFingerprintSignals } from './tls-fingerprint'
+
+const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
+const FIREFOX_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:125.0) Gecko/20100101 Firefox/125.0'
+const BRANDS = [{ brand: 'Chromium', version: '124' }, { brand: 'Google Chrome', version: '124' }, { brand: 'Not-A.Brand', version: '99' }]
+
+const ok = <T>(value: T) => ({ ok: true as const, value, ms: 1 })
+const missing = (kind: 'unsupported' | 'timeout', message: string) => ({ ok: false as const, error: { kind, message }, ms: 1 })
+const NO_LISTENER = missing('unsupported', 'no TLS evidence listener on this service (TLS_PORT is not set)')
+
+const NEGOTIATED = { protocol: 'TLSv1.3', alpn: 'h2', cipher: 'TLS_AES_128_GCM_SHA256' }
+function captured(tls: string, h2: string): TlsEvidence {
+  const hello = parseClientHello(fixture(tls))
+  const start = parseH2ClientStart(fixture(h2))
+  if (!hello.ok || !start.ok) throw new Error('fixture')
+  return { tls: tlsRecord(hello.value, NEGOTIATED), http2: http2Record(start.value), http1: null }
+}
+const CHROMIUM_156 = () => captured('tls-chromium-ip.hex', 'h2-chromium.hex')
+const CURL = () => captured('tls-curl-ip.hex', 'h2-curl.hex')
+
+function signals(over: Partial<TlsFingerprintSignals> = {}): TlsFingerprintSignals {
+  return {
+    navigator: ok({ userAgent: CHROME_UA, platform: 'Win32' }),
+    uaData: ok({ brands: BRANDS, mobile: false, platform: 'Windows', high: null, highError: null }),
+    stack: ok({ pageProtocol: 'https:', secureContext: true, navigationProtocol: 'h2', fetchProtocol: 'h2', navigationTls: true }),
+    connection: ok({ type: null, effectiveType: '4g', rtt: 50, downlink: 10, saveData: false }),
+    evidence: NO_LISTENER,
+    ...over,
+  }
+}
+
+function obs(ua: string, brands: typeof BRANDS | null): ServerObservation {
+  const headers: Array<[string, string]> = [['user-agent', ua]]
+  if (brands) headers.push(['sec-ch-ua', brands.map((b) => `"${b.brand}";v="${b.version}"`).join(', ')], ['sec-ch-ua-platform', '"Windows"'], ['sec-ch-ua-mobile', '?0'])
+  return { ip: '81.2.69.23', userAgent: ua, headers, receivedAt: 0 }
+}
+
+function judge(s: TlsFingerprintSignals, o: ServerObservation, evidence: TlsEvidence | null = null) {
+  const { checks, sections } = judgeTls(s, o, evidence)
+  return { byId: Object.fromEntries(checks.map((c) => [c.id, c])) as Record<string, Check>, sections, summary: summarize(checks) }
+}
+
+describe('tls-fingerprint judge', () => {
+  test('desktop Chrome over https: consistent claim, fingerprint checks pending', () => {
+    const r = judge(signals(), obs(CHROME_UA, BRANDS))
+    for (const id of ['claimed-browser', 'engine-apis', 'next-hop-protocol']) expect(r.byId[id]!.verdict).toBe('pass')
+    for (const id of ['transport-tls', 'ja3', 'ja4', 'tls-parameters', 'http2-fingerprint']) {
+      expect(r.byId[id]!.verdict).toBe('na')
+      expect(r.byId[id]!.expected).toContain('TLS_PORT')
+    }
+    expect(r.summary.score).toBe(100)
+    expect(r.sections.tls).toMatchObject({ listener: null, ja3: null, ja4: null, alpn: null })
+    expect(r.sections.claimed).toMatchObject({ family: 'chrome', engine: 'blink', version: 124, hints: { family: 'chrome', version: 124 } })
+    expect(r.sections.verdict).toContain('Not tested')
+  })
+
+  test('headless Chromium on http://127.0.0.1: same TLS stack as Chrome, so the claim holds', () => {
+    const ua = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36'
+    const brands = [{ brand: 'Not:A-Brand', version: '8' }, { brand: 'Chromium', version: '156' }]
+    const o = obs(ua, brands)
+    o.headers = o.headers.map(([n, v]) => [n, n === 'sec-ch-ua-platform' ? '"Linux"' : v])
+    const s = signals({
+      navigator: ok({ userAgent: ua, platform: 'Linux x86_64' }),
+      uaData: ok({ brands, mobile: false, platform: 'Linux', high: null, highError: null }),
+      stack: ok({ pageProtocol: 'http:', secureContext: true, navigationProtocol: 'http/1.1', fetchProtocol: 'http/1.1', navigationTls: false }),
+    })
+    const r = judge(s, o)
+    expect(r.byId['claimed-browser']!.verdict).toBe('pass')
+    expect(r.byId['claimed-browser']!.observed).toContain('headless')
+    expect(r.summary.score).toBe(100)
+  })
+
+  test('Firefox behind a Chrome User-Agent: no client hints, no Chromium APIs', () => {
+    const s = signals({ uaData: missing('unsupported', 'no navigator.userAgentData'), connection: missing('unsupported', 'no navigator.connection') })
+    const r = judge(s, obs(CHROME_UA, null))
+    expect(r.byId['claimed-browser']!.verdict).toBe('fail')
+    expect(r.byId['engine-apis']!.verdict).toBe('fail')
+    expect(r.summary.score).toBe(40)
+  })
+
+  test('Chromium claiming to be Firefox keeps its Chromium APIs', () => {
+    const r = judge(signals(), obs(FIREFOX_UA, null))
+    expect(r.byId['engine-apis']!.verdict).toBe('fail')
+    expect(r.byId['engine-apis']!.observed).toContain('navigator.userAgentData exists')
+  })
+
+  test('a real Firefox passes', () => {
+    const s = signals({ navigator: ok({ userAgent: FIREFOX_UA, platform: 'Win32' }), uaData: missing('unsupported', 'no navigator.userAgentData'), connection: missing('unsupported', 'no navigator.connection') })
+    const r = judge(s, obs(FIREFOX_UA, null))
+    expect(r.byId['claimed-browser']!.verdict).toBe('pass')
+    expect(r.byId['engine-apis']!.verdict).toBe('pass')
+  })
+
+  test('an HTTP library fails the claim', () => {
+    const r = judge(signals(), obs('python-requests/2.31.0', null))
+    expect(r.byId['claimed-browser']!.verdict).toBe('fail')
+    expect(r.byId['engine-apis']!.verdict).toBe('na')
+  })
+
+  test('h2 over plain http: is a lie about the protocol', () => {
+    const r = judge(signals({ stack: ok({ pageProtocol: 'http:', secureContext: false, navigationProtocol: 'h2', fetchProtocol: 'h2', navigationTls: false }) }), obs(CHROME_UA, BRANDS))
+    expect(r.byId['next-hop-protocol']!.verdict).toBe('fail')
+  })
+
+  test('Chromium 156 evidence under a Chrome claim: every fingerprint check passes', () => {
+    const s = signals({ evidence: ok({ port: 8443, nonce: 'a'.repeat(26), reached: true, ms: 30 }) })
+    const ev = CHROMIUM_156()
+    const r = judge(s, obs(CHROME_UA, BRANDS), ev)
+    for (const id of ['transport-tls', 'ja3', 'ja4', 'tls-parameters', 'http2-fingerprint']) expect(r.byId[id]!.verdict, id).toBe('pass')
+    expect(r.byId['ja4']!.observed).toStartWith('t13i1516h2_8daaf6152771_')
+    expect(r.sections.tls).toMatchObject({ listener: 8443, nonce: 'a'.repeat(26), version: 'TLS 1.3', ja4: ev.tls.ja4, alpn: ['h2', 'http/1.1'], family: 'chromium' })
+    expect(r.sections.http2).toMatchObject({ akamai: '1:65536;2:0;4:6291456;6:262144|15663105|0|m,a,s,p', family: 'chromium', windowUpdate: 15663105 })
+    expect(r.sections.verdict).toContain('TLS stack seen: Chromium (BoringSSL)')
+    expect(r.summary.score).toBe(100)
+  })
+
+  test('curl behind a Chrome User-Agent and hints: JA4, parameters and HTTP/2 fail', () => {
+    const r = judge(signals(), obs(CHROME_UA, BRANDS), CURL())
+    for (const id of ['ja3', 'ja4', 'tls-parameters', 'http2-fingerprint']) expect(r.byId[id]!.verdict, id).toBe('fail')
+    expect(r.byId['tls-parameters']!.observed).toContain('no GREASE')
+    expect(r.sections.tls.family).toBe('openssl')
+  })
+
+  test('Chromium behind a Firefox User-Agent: the stack is BoringSSL, not NSS', () => {
+    const r = judge(signals(), obs(FIREFOX_UA, null), CHROMIUM_156())
+    expect(r.byId['ja4']!.verdict).toBe('fail')
+    expect(r.byId['http2-fingerprint']!.verdict).toBe('fail')
+    expect(r.byId['tls-parameters']!.observed).toContain('GREASE values (Firefox sends none)')
+  })
+
+  test('curl saying it is curl: a library stack is consistent with the claim', () => {
+    const r = judge(signals(), obs('curl/7.88.1', null), CURL())
+    expect(r.byId['ja4']!.verdict).toBe('pass')
+    expect(r.byId['http2-fingerprint']!.verdict).toBe('pass')
+    expect(r.byId['claimed-browser']!.verdict).toBe('fail')
+  })
+
+  test('a browser that spoke HTTP/1.1 to the listener fails the HTTP/2 check', () => {
+    const ev = { ...CHROMIUM_156(), http2: null, http1: { version: 'HTTP/1.1', method: 'GET', path: '/', headers: [], bare_line_feeds: false } }
+    expect(judge(signals(), obs(CHROME_UA, BRANDS), ev).byId['http2-fingerprint']!.verdict).toBe('fail')
+  })
+
+  test('the registered judge reads the evidence from the observation; odd records are ignored', () => {
+    const ev = CHROMIUM_156()
+    const o = { ...obs(CHROME_UA, BRANDS), evidence: [{ kind: 'tls', data: ev.tls, observedAt: 'x' }, { kind: 'http2', data: ev.http2, observedAt: 'x' }] }
+    expect(tlsEvidenceOf(o)?.http2?.akamai).toBe(ev.http2!.akamai)
+    const r = tlsFingerprint.judge(signals(), o)
+    expect(r.checks.find((c) => c.id === 'ja4')!.verdict).toBe('pass')
+    expect(tlsEvidenceOf({ evidence: [{ kind: 'tls', data: { ja4: 5 }, observedAt: 'x' }] })).toBeNull()
+    expect(tlsEvidenceOf({})).toBeNull()
+  })
+
+  test('a nonce without evidence says whether the page reached the listener', () => {
+    const s = signals({ evidence: ok({ port: 8443, nonce: 'a'.repeat(26), reached: false, ms: 30 }) })
+    const r = judge(s, obs(CHROME_UA, BRANDS))
+    expect(r.byId['ja4']!.verdict).toBe('na')
+    expect(r.byId['ja4']!.observed).toContain('could not reach port 8443')
+  })
+
+  test('missing signals are na; the registered judge has no evidence', () => {
+    const gone = missing('timeout', 'no answer within 3000 ms')
+    const r = tlsFingerprint.judge({ navigator: gone, uaData: gone, stack: gone, connection: gone, evidence: gone }, obs(CHROME_UA, BRANDS))
+    expect(summarize(r.checks).score).toBe(100)
+    expect(r.checks.find((c) => c.id === 'engine-apis')!.verdict).toBe('na')
+    expect(r.checks.find((c) => c.id === 'next-hop-protocol')!.verdict).toBe('na')
+  })
+})

@@ -1,0 +1,37 @@
+import type { TSchema, Static } from '@sinclair/typebox'
+import type { Check } from '../checks'
+import type { ToolId } from '../tools'
+import type { ServerObservation } from './observation'
+import type { IpLookup } from '../../evidence/ipdb-core'
+
+export interface Judgement {
+  checks: Check[]
+  /** Tool-specific sections merged into the results (e.g. bot-detector's `leaks`). */
+  sections?: Record<string, unknown>
+}
+
+/**
+ * Lookups a judge may use besides the request: pure functions over data loaded at start-up
+ * (tests pass fakes). Every member is optional: a judge without one says what is missing.
+ */
+export interface JudgeContext {
+  /** Country, AS and hosting flag of an address (offline database, src/evidence/ipdb.ts). */
+  lookupIp?: (ip: string) => IpLookup
+}
+
+/**
+ * A tool on the server side: the schema of the signals its page collects, and the pure
+ * function that judges them (with what the server saw) into checks.
+ */
+export interface ToolDefinition<S extends TSchema = TSchema> {
+  id: ToolId
+  /** Schema of `results.signals` as the page sends it. */
+  signals: S
+  /** Schema of the sections `judge` adds, for the OpenAPI document. */
+  sections?: TSchema
+  judge(signals: Static<S>, server: ServerObservation, ctx?: JudgeContext): Judgement
+}
+
+export function defineTool<S extends TSchema>(def: ToolDefinition<S>): ToolDefinition<S> {
+  return def
+}

@@ -1,0 +1,126 @@
+import { describe, expect, test } from 'bun:test'
+import { summarize, type Check } from '../checks'
+import type { ServerObservation } from './observation'
+import { vpnDetector, type VpnDetectorSignals } from './vpn-detector'
+import { fakeLookup, NETWORKS } from '../../../tests/support/fake-ipdb'
+import type { JudgeContext } from './types'
+
+const ok = <T>(value: T) => ({ ok: true as const, value, ms: 1 })
+const missing = (kind: 'unsupported' | 'timeout', message: string) => ({ ok: false as const, error: { kind, message }, ms: 1 })
+
+const MDNS = ['candidate:1 1 udp 2113937151 84ce2050-4a6f-4292-ac6b-10002bbebe5b.local 48666 typ host generation 0']
+const ice = (lines: string[]) => ok({ candidates: lines, sdp: lines.map((l) => `a=${l}`).join('\r\n'), gathering: 'complete' as const, gatheringMs: 150, errors: [] })
+const zone = (timeZone: string, languages: string[]) => ok({ timeZone, locale: languages[0] ?? 'en-US', calendar: 'gregory', numberingSystem: 'latn', hourCycle: 'h23', language: languages[0] ?? '', languages })
+const rtt = (samples: number[]) => ok({ samples, medianMs: [...samples].sort((a, b) => a - b)[samples.length >> 1]!, minMs: Math.min(...samples), protocol: 'http/1.1' })
+
+function signals(over: Partial<VpnDetectorSignals> = {}): VpnDetectorSignals {
+  return { ice: ice(MDNS), zone: zone('Europe/Berlin', ['de-DE', 'de', 'en']), rtt: rtt([21, 22, 20, 23, 22]), ...over }
+}
+
+function obs(ip: string, acceptLanguage: string | null, extra: Array<[string, string]> = []): ServerObservation {
+  const headers: Array<[string, string]> = [['accept', '*/*'], ['host', 'antibot.example'], ...extra]
+  if (acceptLanguage !== null) headers.push(['accept-language', acceptLanguage])
+  return { ip, userAgent: 'Mozilla/5.0', headers, receivedAt: Date.UTC(2026, 5, 1) }
+}
+
+const CTX: JudgeContext = { lookupIp: fakeLookup({ '79.200.1.1': NETWORKS.telekom, '2a02:8109::5': NETWORKS.telekom, '185.65.134.1': NETWORKS.mullvad, '3.120.0.9': NETWORKS.aws, '104.28.0.1': NETWORKS.cloudflare, '45.0.0.1': NETWORKS.smallHost }) }
+
+function judge(s: VpnDetectorSignals, o: ServerObservation, ctx?: JudgeContext) {
+  const { checks, sections } = vpnDetector.judge(s, o, ctx)
+  const sec = sections as { vpn: Record<string, unknown>; verdict: string }
+  return { byId: Object.fromEntries(checks.map((c) => [c.id, c])) as Record<string, Check>, vpn: sec.vpn, verdict: sec.verdict, summary: summarize(checks) }
+}
+
+describe('vpn-detector judge', () => {
+  test('a German desktop browser on a German line shows no sign of a VPN', () => {
+    const r = judge(signals(), obs('81.2.69.23', 'de-DE,de;q=0.9,en;q=0.8'))
+    for (const id of ['http-address', 'webrtc-vs-http', 'proxy-headers', 'accept-language-vs-languages', 'zone-vs-accept-language', 'utc-zone', 'in-page-rtt']) expect(r.byId[id]!.verdict).toBe('pass')
+    for (const id of ['rtt-vs-tcp-handshake', 'zone-vs-ip-country', 'datacenter-asn', 'resolver-vs-ip']) expect(r.byId[id]!.verdict).toBe('na')
+    expect(r.summary.score).toBe(100)
+    expect(r.verdict).toStartWith('No sign of a VPN or proxy')
+  })
+
+  test('headless Chromium in a UTC container on loopback only gets the UTC warning', () => {
+    const r = judge(signals({ zone: zone('UTC', ['en-US']), rtt: rtt([1.2, 1, 1.1, 0.9, 1]) }), obs('127.0.0.1', 'en-US'))
+    expect(r.byId['http-address']!.verdict).toBe('na')
+    expect(r.byId['utc-zone']!.verdict).toBe('warn')
+    expect(r.byId['zone-vs-accept-language']!.verdict).toBe('na')
+    expect(r.summary.score).toBe(95)
+    expect(r.verdict).toContain('weak hints: a UTC time zone')
+  })
+
+  test('a WebRTC address outside the tunnel is a VPN leak', () => {
+    const leak = ['candidate:1 1 udp 2122260223 81.2.69.160 54400 typ host generation 0']
+    const r = judge(signals({ ice: ice(leak) }), obs('185.220.101.4', 'de-DE,de;q=0.9,en;q=0.8'))
+    expect(r.byId['webrtc-vs-http']!.verdict).toBe('fail')
+    expect(r.vpn.webrtcPublic).toEqual(['81.2.69.160'])
+    expect(r.summary.score).toBe(40)
+    expect(r.verdict).toStartWith('VPN or proxy detected: WebRTC reveals another public address')
+  })
+
+  test('a proxy that rewrites Accept-Language and announces itself is found', () => {
+    const r = judge(signals(), obs('81.2.69.200', 'en-US,en;q=0.9', [['via', '1.1 proxy.example'], ['x-forwarded-for', '10.1.2.3']]))
+    expect(r.byId['proxy-headers']!.verdict).toBe('fail')
+    expect(r.byId['accept-language-vs-languages']!.verdict).toBe('fail')
+    // The rewritten header names the US, where Europe/Berlin is not.
+    expect(r.byId['zone-vs-accept-language']!.verdict).toBe('warn')
+    expect(r.summary.score).toBe(40)
+  })
+
+  test('a zone outside the languages\' regions and a long round trip only warn', () => {
+    const r = judge(signals({ zone: zone('Asia/Tokyo', ['de-DE', 'de', 'en']), rtt: rtt([480, 510, 620, 450, 505]) }), obs('81.2.69.23', 'de-DE,de;q=0.9,en;q=0.8'))
+    expect(r.byId['zone-vs-accept-language']!.verdict).toBe('warn')
+    expect(r.byId['in-page-rtt']!.verdict).toBe('warn')
+    expect(r.summary.score).toBe(90)
+  })
+
+  test('missing signals are na, never failures', () => {
+    const gone = missing('timeout', 'no answer within 3000 ms')
+    const r = judge({ ice: missing('unsupported', 'no RTCPeerConnection'), zone: gone, rtt: gone }, obs('81.2.69.23', null))
+    for (const id of ['webrtc-vs-http', 'accept-language-vs-languages', 'utc-zone', 'zone-vs-accept-language', 'in-page-rtt']) expect(r.byId[id]!.verdict).toBe('na')
+    expect(r.summary.score).toBe(100)
+  })
+
+  test('with the IP database: a German browser on a German line passes the country and network checks', () => {
+    const r = judge(signals(), obs('79.200.1.1', 'de-DE,de;q=0.9,en;q=0.8'), CTX)
+    for (const id of ['zone-vs-ip-country', 'languages-vs-ip-country', 'datacenter-asn']) expect(r.byId[id]!.verdict).toBe('pass')
+    expect(r.vpn.lookup).toMatchObject({ status: 'found', country: 'DE', asn: 3320 })
+    expect(r.summary.score).toBe(100)
+  })
+
+  test('a Berlin browser behind a US cloud address is detected twice', () => {
+    const r = judge(signals(), obs('3.120.0.9', 'de-DE,de;q=0.9,en;q=0.8'), CTX)
+    expect(r.byId['zone-vs-ip-country']).toMatchObject({ verdict: 'fail', observed: 'Europe/Berlin; IP in US' })
+    expect(r.byId['languages-vs-ip-country']!.verdict).toBe('pass') // English is among them, and the US's
+    expect(r.byId['datacenter-asn']).toMatchObject({ verdict: 'fail', observed: 'US, AS16509 Amazon.com, Inc. (cloud: Amazon AWS)' })
+    expect(r.verdict).toContain('the address belongs to a server, VPN or Tor network')
+    expect(r.verdict).toContain('the time zone is not one of the IP country')
+  })
+
+  test('a VPN operator\'s exit in a country of the same offsets fails only the network check', () => {
+    const r = judge(signals(), obs('185.65.134.1', 'de-DE,de;q=0.9,en;q=0.8'), CTX)
+    expect(r.byId['zone-vs-ip-country']!.verdict).toBe('pass') // Stockholm keeps Berlin's offsets
+    expect(r.byId['datacenter-asn']).toMatchObject({ verdict: 'fail', observed: 'SE, AS39351 31173 Services AB (vpn: Mullvad (31173 Services))' })
+    expect(r.vpn.lookup).toMatchObject({ vpn: true, network: 'vpn' })
+  })
+
+  test('English-only languages fit any country; a CDN relay and a name-guessed host only warn', () => {
+    const en = judge(signals({ zone: zone('America/Los_Angeles', ['en-US', 'en']) }), obs('104.28.0.1', 'en-US,en;q=0.9'), CTX)
+    expect(en.byId['zone-vs-ip-country']!.verdict).toBe('pass')
+    expect(en.byId['languages-vs-ip-country']!.verdict).toBe('pass')
+    expect(en.byId['datacenter-asn']!.verdict).toBe('warn')
+    expect(judge(signals(), obs('45.0.0.1', 'de-DE,de;q=0.9,en;q=0.8'), CTX).byId['datacenter-asn']!.verdict).toBe('warn')
+  })
+
+  test('a WebRTC IPv6 address of the HTTP address\'s AS is the same network', () => {
+    const v6 = ['candidate:1 1 udp 2122262783 2a02:8109::5 54400 typ host generation 0']
+    expect(judge(signals({ ice: ice(v6) }), obs('79.200.1.1', 'de-DE,de;q=0.9,en;q=0.8'), CTX).byId['webrtc-vs-http']!.verdict).toBe('pass')
+    expect(judge(signals({ ice: ice(v6) }), obs('79.200.1.1', 'de-DE,de;q=0.9,en;q=0.8')).byId['webrtc-vs-http']!.verdict).toBe('fail')
+  })
+
+  test('a UTC zone is not compared with the IP country', () => {
+    const r = judge(signals({ zone: zone('UTC', ['en-US']) }), obs('3.120.0.9', 'en-US'), CTX)
+    expect(r.byId['zone-vs-ip-country']!.verdict).toBe('na')
+    expect(r.byId['datacenter-asn']!.verdict).toBe('fail')
+  })
+})

@@ -1,0 +1,65 @@
+import { describe, expect, test } from 'bun:test'
+import { fixture } from './fixtures/load'
+import { createHpackDecoder, decodeHeaderBlock } from './hpack'
+import { parseH2ClientStart } from './http2'
+import { parseHttp1Head } from './http1'
+import { parseClientHello } from './tls-client-hello'
+import { evidenceNonce, h2Response, h2ServerPreface, hpackEncode, http1Record, http1Response, http2Record, tlsRecord } from './tls-records'
+
+describe('evidence records', () => {
+  test('tls: Chromium 156 keeps GREASE and ALPS, and its JA4 is t13', () => {
+    const h = parseClientHello(fixture('tls-chromium-ip.hex'))
+    if (!h.ok) throw new Error(h.detail)
+    const r = tlsRecord(h.value, { protocol: 'TLSv1.3', alpn: 'h2', cipher: null })
+    expect(r.ja4).toBe('t13i1516h2_8daaf6152771_cb7bf5808d99')
+    expect(r).toMatchObject({ version: '13', grease: true, sni: null, alpn: ['h2', 'http/1.1'], alps: 17613 })
+    expect(r.ja4_r).toStartWith('t13i1516h2_002f,')
+    expect(JSON.parse(JSON.stringify(r))).toEqual(r)
+  })
+
+  test('http2 and http1 records', () => {
+    const s = parseH2ClientStart(fixture('h2-curl.hex'))
+    if (!s.ok) throw new Error(s.detail)
+    expect(http2Record(s.value)).toMatchObject({ akamai: '3:100;4:33554432;2:0|33488897|0|m,p,s,a', path: '/path?q=1', window_update: 33488897 })
+    const h = parseHttp1Head(fixture('http1-chromium.hex'))
+    if (!h.ok) throw new Error(h.detail)
+    const r = http1Record(h.value)
+    expect(r.version).toBe('HTTP/1.1')
+    expect(r.headers[0]![0]).toBe('Host')
+  })
+
+  test('evidenceNonce takes /evidence/<nonce> only', () => {
+    const n = 'abcdefghijklmnopqrstuvwxyz'
+    expect(evidenceNonce(`/evidence/${n}`)).toBe(n)
+    expect(evidenceNonce(`/evidence/${n}?x=1`)).toBe(n)
+    expect(evidenceNonce(`/evidence/${n}x`)).toBeNull()
+    expect(evidenceNonce(`/evidence/${n.toUpperCase()}`)).toBeNull()
+    expect(evidenceNonce(null)).toBeNull()
+  })
+
+  test('the HPACK block decodes back to the fields, long values included', () => {
+    const long = 'x'.repeat(300)
+    const block = hpackEncode(200, [['Content-Type', 'application/json'], ['x-long', long]])
+    const d = decodeHeaderBlock(createHpackDecoder(), block)
+    expect(d.ok && d.value).toEqual([{ name: ':status', value: '200' }, { name: 'content-type', value: 'application/json' }, { name: 'x-long', value: long }])
+    const d404 = decodeHeaderBlock(createHpackDecoder(), hpackEncode(404, []))
+    expect(d404.ok && d404.value).toEqual([{ name: ':status', value: '404' }])
+  })
+
+  test('h2 frames: preface is SETTINGS + ACK; the response is HEADERS, DATA with END_STREAM, GOAWAY', () => {
+    expect(Array.from(h2ServerPreface())).toEqual([0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 4, 1, 0, 0, 0, 0])
+    const bytes = h2Response(1, 200, [], '{}')
+    const frames: Array<[number, number, number, number]> = []
+    for (let p = 0; p < bytes.length; ) {
+      const len = (bytes[p]! << 16) | (bytes[p + 1]! << 8) | bytes[p + 2]!
+      frames.push([bytes[p + 3]!, bytes[p + 4]!, (bytes[p + 5]! << 24) | (bytes[p + 6]! << 16) | (bytes[p + 7]! << 8) | bytes[p + 8]!, len])
+      p += 9 + len
+    }
+    expect(frames.map(([t, f, s]) => [t, f, s])).toEqual([[1, 4, 1], [0, 1, 1], [7, 0, 0]])
+    expect(frames[1]![3]).toBe(2)
+  })
+
+  test('http1Response sets the length and closes', () => {
+    expect(new TextDecoder().decode(http1Response(404, 'Not Found', [['a', 'b']], 'hi'))).toBe('HTTP/1.1 404 Not Found\r\na: b\r\ncontent-length: 2\r\nconnection: close\r\n\r\nhi')
+  })
+})

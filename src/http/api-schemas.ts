@@ -1,0 +1,226 @@
+// The JSON shapes of the HTTP API as TypeBox schemas. The operator API validates its request
+// bodies with these; the task API validates by hand (src/core/task-input.ts) to give exact
+// error texts, and these describe what it accepts and serves. The OpenAPI document
+// (src/http/openapi.ts) publishes all of them as components.
+
+import { Type, type TSchema } from '@sinclair/typebox'
+import { BotDetectorSpecResults, resultsSchema, storedResultsSchema } from '../core/results'
+import { TOOLS, type ToolId } from '../core/tools'
+
+/** Points at a published component; the document's test checks that every reference resolves. */
+export const ref = <T = unknown>(name: string, options: Record<string, unknown> = {}) =>
+  Type.Unsafe<T>({ $ref: `#/components/schemas/${name}`, ...options })
+
+export const ErrorBody = Type.Object(
+  { error: Type.String({ description: 'What could not be done, and why.' }) },
+  { additionalProperties: false, description: 'The body of every error response.' },
+)
+
+/** An error body whose `error` is exactly one text. */
+export const ExactError = (text: string) => Type.Object({ error: Type.Literal(text) }, { additionalProperties: false })
+
+export const ToolIdSchema = Type.Union(
+  TOOLS.map((t) => Type.Literal(t.id)),
+  { description: `A tool identifier: ${TOOLS.map((t) => `\`${t.id}\` (${t.title})`).join(', ')}.` },
+)
+
+const Timestamp = (description: string) =>
+  Type.String({
+    format: 'date-time',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\+00:00$',
+    description: `${description} UTC, in the form \`YYYY-MM-DDTHH:MM:SS+00:00\` (no fractional seconds).`,
+    examples: ['2026-11-15T12:00:00+00:00'],
+  })
+
+const Uuid = (description: string) =>
+  Type.String({ format: 'uuid', minLength: 36, maxLength: 36, description, examples: ['3f1c2a9e-8b4d-4c6e-9f0a-1b2c3d4e5f60'] })
+
+// --- Tasks ---------------------------------------------------------------------------------
+
+export const CreateTaskBody = Type.Object(
+  {
+    tool: ToolIdSchema,
+    results: ref<Record<string, unknown>>('SubmittedResults'),
+  },
+  { additionalProperties: false, description: 'A tool run to store. At most 64 KiB, nested at most 32 levels deep.' },
+)
+
+export const TaskCreated = Type.Object({ task_id: Uuid('Identifier of the new task (a version 4 UUID).') }, { additionalProperties: false })
+
+export const Task = Type.Object(
+  {
+    task_id: Uuid('Unique identifier in UUID format (36 characters, hyphen-separated hex groups).'),
+    tool: ToolIdSchema,
+    score: Type.Integer({ minimum: 0, maximum: 100, description: 'Overall score, 0 to 100; equals `results.summary.score`.' }),
+    ip_address: Type.String({
+      description: 'IP address recorded for the run: the connecting address, or the client named in X-Forwarded-For when the request came through a trusted proxy (TRUSTED_PROXIES).',
+    }),
+    user_agent: Type.String({ description: 'User-Agent header of the submitting request.' }),
+    results: ref('TaskResults'),
+    created_at: Timestamp('When the task was created.'),
+  },
+  { additionalProperties: false, description: 'The stored result of one tool run.' },
+)
+
+export const SignalsSubmission = Type.Object(
+  {
+    signals: Type.Object({}, {
+      additionalProperties: true,
+      description: 'What the tool page collected, in the tool’s own shape; the service validates it and judges it.',
+    }),
+  },
+  {
+    additionalProperties: true,
+    description: 'Results as the tool pages send them. The service derives `checks`, `summary` and the score itself; any sent by the client are replaced.',
+  },
+)
+
+/** Component name of a tool's stored results, e.g. `ScreenDisplayResults`. */
+function resultsComponentName(tool: ToolId): string {
+  return tool.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase()) + 'Results'
+}
+
+/**
+ * The results schemas as components, one per tool (`BotDetectorResults`, `IpLeakResults`, …),
+ * each from resultsSchema(tool).
+ */
+export function resultsComponents(): Record<string, TSchema> {
+  const components: Record<string, TSchema> = {}
+  const names: string[] = []
+  for (const { id } of TOOLS) {
+    const name = resultsComponentName(id)
+    components[name] = { ...resultsSchema(id), description: `Results of the \`${id}\` tool.` }
+    names.push(name)
+  }
+  const mapping = TOOLS.map(({ id }) => `\`${id}\` → ${resultsComponentName(id)}`).join('; ')
+  components.TaskResults = Type.Unsafe({
+    anyOf: names.map((n) => ({ $ref: `#/components/schemas/${n}` })),
+    description: `The tool's results; the shape depends on \`tool\`: ${mapping}. Every shape may carry more keys than it lists.`,
+  })
+  components.BotDetectorSubmission = { ...BotDetectorSpecResults, description: 'bot-detector results in the shape the interface spec shows (more keys allowed). The service keeps them and adds `checks` and `server`, recomputing `summary` from the scoring entries.' }
+  components.SignalsSubmission = SignalsSubmission
+  components.SubmittedResults = Type.Unsafe({
+    type: 'object',
+    anyOf: [{ $ref: '#/components/schemas/BotDetectorSubmission' }, { $ref: '#/components/schemas/SignalsSubmission' }],
+    description:
+      'For `bot-detector`: an object of the interface spec’s shape (BotDetectorSubmission), or signals. For the other tools: the signals their page collected (SignalsSubmission). The score is always the service’s own: `results.summary.score` as it computes it.',
+  })
+  return components
+}
+
+// --- Operator API --------------------------------------------------------------------------
+
+export const PlanInput = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9_-]*$' }),
+    monthly_limit: Type.Integer({ minimum: 0, maximum: 2_000_000_000, description: 'Counted fetches allowed per UTC calendar month.' }),
+  },
+  { additionalProperties: false },
+)
+
+export const KeyStatusSchema = Type.Union([Type.Literal('active'), Type.Literal('inactive')])
+
+const ExpiryInput = Type.Union([Type.String(), Type.Null()], {
+  description: 'ISO 8601 timestamp (e.g. `2027-01-31T00:00:00Z`, or a date for midnight UTC); null for no expiry. The key stops working at that instant.',
+})
+
+export const KeyInput = Type.Object(
+  {
+    email: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+$', description: 'Account the key belongs to; created when it does not exist.' }),
+    plan: Type.String({ minLength: 1, description: 'Name of an existing plan.' }),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A label for the key (default `default`).' })),
+    expires_at: Type.Optional(ExpiryInput),
+  },
+  { additionalProperties: false },
+)
+
+export const KeyPatch = Type.Object(
+  {
+    status: Type.Optional(KeyStatusSchema),
+    expires_at: Type.Optional(ExpiryInput),
+    plan: Type.Optional(Type.String({ minLength: 1, description: 'Name of an existing plan.' })),
+  },
+  { additionalProperties: false },
+)
+
+export const Plan = Type.Object(
+  { id: Type.Integer(), name: Type.String(), monthly_limit: Type.Integer({ minimum: 0 }) },
+  { additionalProperties: false },
+)
+
+const Expiry = Type.Union([Timestamp('When the key stops working.'), Type.Null()])
+
+export const KeyCreated = Type.Object(
+  {
+    id: Uuid('Identifier of the key (not the secret).'),
+    key: Type.String({ description: 'The API key. Shown only in this response; the service keeps only its SHA-256.', examples: ['ab_…'] }),
+    prefix: Type.String({ description: 'The first characters of the key, to recognise it later.' }),
+    plan: Type.String(),
+    status: KeyStatusSchema,
+    expires_at: Expiry,
+    name: Type.String(),
+    email: Type.String(),
+  },
+  { additionalProperties: false },
+)
+
+const keyFields = {
+  id: Uuid('Identifier of the key (not the secret).'),
+  name: Type.String(),
+  email: Type.String(),
+  prefix: Type.String(),
+  last4: Type.String({ description: 'The last four characters of the key.' }),
+  plan: Type.String(),
+  status: KeyStatusSchema,
+  expires_at: Expiry,
+  created_at: Timestamp('When the key was created.'),
+}
+
+export const Key = Type.Object(keyFields, { additionalProperties: false, description: 'A key, without its secret.' })
+
+export const KeyWithUsage = Type.Object(
+  {
+    ...keyFields,
+    usage: Type.Object(
+      {
+        month: Type.String({ pattern: '^\\d{4}-\\d{2}$', description: 'The UTC calendar month counted, `YYYY-MM`.' }),
+        used: Type.Integer({ minimum: 0, description: 'Successful fetches (200) this month.' }),
+        limit: Type.Integer({ minimum: 0 }),
+        remaining: Type.Integer({ minimum: 0 }),
+        resets_at: Timestamp('When the count starts again (the first instant of next month).'),
+        last_used_at: Type.Union([Timestamp('The last counted fetch.'), Type.Null()]),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false, description: 'A key with this month’s usage.' },
+)
+
+// --- Operations ----------------------------------------------------------------------------
+
+export const Health = Type.Object(
+  {
+    status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+    database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
+  },
+  { additionalProperties: false },
+)
+
+/** Every published schema by component name. */
+export function apiComponents(): Record<string, TSchema> {
+  return {
+    Error: ErrorBody,
+    CreateTaskBody,
+    TaskCreated,
+    Task,
+    ...resultsComponents(),
+    PlanInput,
+    Plan,
+    KeyInput,
+    KeyCreated,
+    KeyPatch,
+    Key,
+    KeyWithUsage,
+    Health,
+  }
+}

@@ -1,0 +1,42 @@
+import type { Db } from '../../db/client'
+import type { RandomBytes } from '../core/keys'
+import type { Cidr } from '../core/ip'
+import type { WindowPolicy } from '../core/abuse'
+import type { AssetStore } from './assets'
+import type { ResponseSigner } from '../signing'
+import type { JudgeContext } from '../core/tools/types'
+
+/** Everything the app needs from the outside world; src/main.ts builds it, tests fake it. */
+export interface AppDeps {
+  db: Db
+  /** The current time. Tests pass a fixed or stepping clock. */
+  clock: () => Date
+  /** Uniform random bytes (crypto.getRandomValues in production). */
+  random: RandomBytes
+  /** Set to enable the operator API. */
+  adminToken?: string | undefined
+  /** Proxies whose X-Forwarded-For is believed. */
+  trustedProxies: readonly Cidr[]
+  /**
+   * Lookups for the tools' judges (the offline IP database); empty in most tests. Read on every
+   * request: src/main.ts fills `lookupIp` once the database has loaded after listening.
+   */
+  judge?: JudgeContext
+  /** Signs every 200 of GET /api/antibot/tasks/{id} (JWS-Signature header). */
+  signer: ResponseSigner
+  /**
+   * Where the evidence listeners can be reached, for the tool pages (rendered into <body> as
+   * data-tls-port, data-stun-port, data-dns-zone). Omitted or partial when listeners are off.
+   */
+  evidence?: { tlsPort?: number; stunPort?: number; dnsZone?: string }
+  /** Static assets and compiled probe bundles, built at start-up. */
+  assets: AssetStore
+  /** Task submissions per client address (TASK_RATE_LIMIT); unlimited when omitted. */
+  taskRateLimit?: WindowPolicy | undefined
+  /** Keyed fetches of missing task ids per key (TASK_MISS_LIMIT); DEFAULT_MISS_LIMIT when omitted. */
+  taskMissLimit?: WindowPolicy | undefined
+  /** Store client addresses truncated to /24 and /48 (IP_TRUNCATE). */
+  ipTruncate?: boolean | undefined
+  /** Where request log lines go; none when omitted. */
+  log?: ((line: string) => void) | undefined
+}

@@ -1,0 +1,256 @@
+// What each API route says about itself in the OpenAPI document: its `detail` (an OpenAPI
+// operation object). Request bodies and responses point at the TypeBox schemas published as
+// components (src/http/api-schemas.ts); error responses carry the exact texts the service
+// sends, and tests/openapi.test.ts checks the examples against real responses.
+
+import type { DocumentDecoration } from 'elysia'
+import { ERROR_TEXT } from '../core/errors'
+import { ExactError } from './api-schemas'
+import { headerRef, schemaRef, toJsonSchema } from './openapi'
+
+type Examples = Record<string, { summary: string; error: string }>
+
+/**
+ * An operation object for a route's `detail`. These are OpenAPI 3.1 objects; Elysia types
+ * `detail` with OpenAPI 3.0's types, whose schema objects lack 3.1's `const` and type arrays,
+ * hence the one cast here. tests/openapi.test.ts checks the document's shape instead.
+ */
+const operation = (op: Record<string, unknown>) => op as DocumentDecoration
+
+const json = (schema: unknown, extra: Record<string, unknown> = {}) => ({ 'application/json': { schema, ...extra } })
+
+/** An error response whose `error` may be one of several texts, shown as named examples. */
+function errorResponse(description: string, examples: Examples, headers?: Record<string, unknown>) {
+  return {
+    description,
+    ...(headers ? { headers } : {}),
+    content: json(schemaRef('Error'), {
+      examples: Object.fromEntries(Object.entries(examples).map(([name, e]) => [name, { summary: e.summary, value: { error: e.error } }])),
+    }),
+  }
+}
+
+/** An error response with exactly one possible text, pinned by the schema (`const`). */
+function exactErrorResponse(description: string, text: string, headers: Record<string, unknown>) {
+  return { description, headers, content: json(toJsonSchema(ExactError(text)), { example: { error: text } }) }
+}
+
+/** A bot-detector results object of the interface spec's shape: the request example. */
+export const BOT_DETECTOR_EXAMPLE = {
+  summary: { total: 3, passed: 3, failed: 0, warnings: 0, score: 100 },
+  leaks: { webdriver: false, selenium: false, phantomjs: false },
+  navigator: { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36', platform: 'Linux x86_64', language: 'en-US' },
+  screen: { width: 1920, height: 1080, colorDepth: 24 },
+  webgl: { vendor: 'Google Inc. (Intel)', renderer: 'ANGLE (Intel, Mesa Intel(R) UHD Graphics 620, OpenGL 4.6)' },
+  canvas: { hash: '9f2c61a4' },
+  scoring: { webdriver: 'pass', selenium: 'pass', phantomjs: 'pass' },
+}
+
+const noStore = { 'Cache-Control': headerRef('Cache-Control') }
+const rateLimit = { 'RateLimit-Policy': headerRef('RateLimit-Policy'), RateLimit: headerRef('RateLimit') }
+
+const CREATE = 'Cannot create task'
+
+export const createTask = operation({
+  operationId: 'createTask',
+  summary: 'Create a task',
+  description:
+    'Stores the results of one tool run and returns its identifier. The tool pages call this when their tests finish, and expose the identifier as `document.body.dataset.task`. No authentication; not counted against any key. The service records the client’s IP address and User-Agent and the time; the task’s `score` is `results.summary.score`. A rejected body stores nothing. When the operator has set a per-address limit (TASK_RATE_LIMIT, off by default) and the client’s address has used it up, the answer is 429 with `Retry-After`; when the database cannot be reached, 503 with `Retry-After`.',
+  tags: ['Tasks'],
+  security: [],
+  requestBody: {
+    required: true,
+    description: 'JSON, at most 65536 bytes (also when sent chunked), nested at most 32 levels deep. Strings must be storable by PostgreSQL: no U+0000, no unpaired surrogates.',
+    content: json(schemaRef('CreateTaskBody'), { example: { tool: 'bot-detector', results: BOT_DETECTOR_EXAMPLE } }),
+  },
+  responses: {
+    201: { description: 'The task was stored.', content: json(schemaRef('TaskCreated'), { example: { task_id: '3f1c2a9e-8b4d-4c6e-9f0a-1b2c3d4e5f60' } }) },
+    400: errorResponse('The body could not be read as JSON.', {
+      empty: { summary: 'No body', error: `${CREATE}: the body is empty; send a JSON object` },
+      notUtf8: { summary: 'Bytes that are not UTF-8', error: `${CREATE}: the body is not valid UTF-8` },
+      syntax: { summary: 'A JSON syntax error (the parser’s message follows)', error: `${CREATE}: the body is not valid JSON (JSON Parse error: Unexpected EOF)` },
+    }),
+    409: errorResponse('The page nonce in the body was already used by another task (a replayed submission). Nothing is stored; reload the tool page for a fresh nonce.', {
+      nonceUsed: { summary: 'Nonce already used', error: `${CREATE}: this page's nonce was already used by another task; reload the page to run the tests again` },
+    }),
+    413: errorResponse('The body is larger than 65536 bytes.', {
+      tooLarge: { summary: 'Too large', error: `${CREATE}: the body is larger than 65536 bytes` },
+    }),
+    415: errorResponse('The Content-Type is not application/json.', {
+      wrongType: { summary: 'Another media type', error: `${CREATE}: Content-Type must be application/json, got 'text/plain'` },
+      noType: { summary: 'No Content-Type', error: `${CREATE}: Content-Type must be application/json, got none` },
+    }),
+    422: errorResponse('The JSON is not a valid submission; the text names the first problem.', {
+      notObject: { summary: 'Not an object', error: `${CREATE}: the body must be a JSON object with "tool" and "results", got an array` },
+      unknownTool: { summary: 'Unknown tool', error: `${CREATE}: unknown tool "no-such-tool"` },
+      missingResults: { summary: 'Missing field', error: `${CREATE}: "results" is required` },
+      wrongType: { summary: 'Wrong type', error: `${CREATE}: "results" must be an object, got a string` },
+      unknownField: { summary: 'Unknown field', error: `${CREATE}: unknown field "extra" (allowed: "tool", "results", "nonce")` },
+      schema: { summary: 'Results not of the tool’s shape', error: `${CREATE}: results.leaks.webdriver: expected boolean` },
+      unstorable: { summary: 'A string PostgreSQL cannot store', error: `${CREATE}: results.note: string contains U+0000, which PostgreSQL cannot store` },
+    }),
+  },
+})
+
+export const getTask = operation({
+  operationId: 'getTask',
+  summary: 'Get a task',
+  description:
+    'Returns the stored task `task_id` (as returned at creation or read from `data-task`). Needs an API key, as the `apikey` query parameter or as `Authorization: Bearer <API_KEY>`; when both are sent, the header wins. The checks run in this order: a key that is missing, malformed or unknown gets 401; a key that is inactive, expired or at its monthly limit gets 403; a task that does not exist (including a `task_id` that is not a UUID) gets 404. Only a 200 counts against the key’s monthly limit (UTC calendar month); the limit check and the count are one atomic step, so concurrent fetches never exceed it. A key that has asked for too many ids that do not exist (100 in 10 minutes by default) gets 429 with `Retry-After` for every id until that window ends, after the 401 and 403 checks; misses and 429s are never counted. When the database cannot be reached: 503 with `Retry-After`.',
+  tags: ['Tasks'],
+  security: [{ ApiKeyQuery: [] }, { ApiKeyBearer: [] }],
+  responses: {
+    200: { description: 'The task. This fetch was counted.', headers: { ...rateLimit, ...noStore }, content: json(schemaRef('Task')) },
+    401: exactErrorResponse('The API key is missing or not valid.', ERROR_TEXT.unauthorized, { 'WWW-Authenticate': headerRef('WWW-Authenticate'), ...noStore }),
+    403: exactErrorResponse('The key is inactive, expired, or has reached its request limit.', ERROR_TEXT.forbidden, {
+      ...rateLimit,
+      'Retry-After': headerRef('Retry-After'),
+      ...noStore,
+    }),
+    404: exactErrorResponse('No task exists for the given task_id.', ERROR_TEXT.taskNotFound, { ...rateLimit, ...noStore }),
+  },
+})
+
+// --- Operator API --------------------------------------------------------------------------
+
+const OPERATOR = { tags: ['Operator'], security: [{ OperatorToken: [] }] }
+const OPERATOR_401 = 'Operator token required: send Authorization: Bearer <ADMIN_TOKEN>'
+const OPERATOR_DISABLED = 'Not found: the operator API is disabled; set ADMIN_TOKEN to enable it'
+
+const operator401 = errorResponse('The operator token is missing or wrong.', { token: { summary: 'No or wrong token', error: OPERATOR_401 } }, {
+  'WWW-Authenticate': headerRef('WWW-Authenticate'),
+})
+
+/** The errors of an operator route that reads a JSON body (`what` starts every text). */
+function bodyErrors(what: string, maxBytes: number, invalid: Examples) {
+  return {
+    400: errorResponse('The body could not be read as JSON.', { syntax: { summary: 'A JSON syntax error', error: `${what}: the body is not valid JSON (JSON Parse error: Unexpected EOF)` } }),
+    401: operator401,
+    413: errorResponse(`The body is larger than ${maxBytes} bytes.`, { tooLarge: { summary: 'Too large', error: `${what}: the body is larger than ${maxBytes} bytes` } }),
+    415: errorResponse('The Content-Type is not application/json.', { wrongType: { summary: 'No Content-Type', error: `${what}: Content-Type must be application/json, got none` } }),
+    422: errorResponse('The JSON does not match the schema, or names something that does not exist.', invalid),
+  }
+}
+
+const disabled = (extra: Examples = {}) =>
+  errorResponse('The operator API is disabled (no ADMIN_TOKEN), or the key does not exist.', { disabled: { summary: 'Disabled', error: OPERATOR_DISABLED }, ...extra })
+
+const ADMIN_BODY_BYTES = 16384
+
+export const listPlans = operation({
+  operationId: 'listPlans',
+  summary: 'List plans',
+  ...OPERATOR,
+  responses: {
+    200: { description: 'Every plan.', content: json({ type: 'array', items: schemaRef('Plan') }) },
+    401: operator401,
+    404: disabled(),
+  },
+})
+
+export const savePlan = operation({
+  operationId: 'savePlan',
+  summary: 'Create a plan or set its limit',
+  description: 'Creates the plan, or changes the monthly limit of the plan with this name. A new limit applies at once to every key on the plan.',
+  ...OPERATOR,
+  requestBody: { required: true, content: json(schemaRef('PlanInput'), { example: { name: 'pro', monthly_limit: 100000 } }) },
+  responses: {
+    201: { description: 'The plan as saved.', content: json(schemaRef('Plan')) },
+    ...bodyErrors('Cannot save plan', ADMIN_BODY_BYTES, {
+      schema: { summary: 'A field of the wrong type', error: 'Cannot save plan: monthly_limit: expected integer' },
+    }),
+    404: disabled(),
+  },
+})
+
+export const createKey = operation({
+  operationId: 'createKey',
+  summary: 'Create a key',
+  description: 'Creates an API key on a plan for the account with this email, creating the account when it does not exist. The key itself is in this response only; the service stores its SHA-256.',
+  ...OPERATOR,
+  requestBody: { required: true, content: json(schemaRef('KeyInput'), { example: { email: 'ops@example.com', plan: 'free', name: 'ci', expires_at: '2027-01-31T00:00:00Z' } }) },
+  responses: {
+    201: { description: 'The key, with its secret.', content: json(schemaRef('KeyCreated')) },
+    ...bodyErrors('Cannot create key', ADMIN_BODY_BYTES, {
+      unknownPlan: { summary: 'No such plan', error: "Cannot create key: unknown plan 'gold' (plans: free, pro, business)" },
+      expiry: { summary: 'Not a timestamp', error: "Cannot create key: expires_at must be an ISO 8601 timestamp such as 2027-01-31T00:00:00Z, got 'tomorrow'" },
+    }),
+    404: disabled(),
+  },
+})
+
+export const updateKey = operation({
+  operationId: 'updateKey',
+  summary: 'Change a key',
+  description: 'Changes a key’s status, expiry (null removes it) or plan; fields left out stay as they are.',
+  ...OPERATOR,
+  requestBody: { required: true, content: json(schemaRef('KeyPatch'), { example: { status: 'inactive' } }) },
+  responses: {
+    200: { description: 'The key as changed, without its secret.', content: json(schemaRef('Key')) },
+    ...bodyErrors('Cannot update key', ADMIN_BODY_BYTES, {
+      status: { summary: 'A status that does not exist', error: 'Cannot update key: status: expected union value' },
+    }),
+    404: disabled({ noKey: { summary: 'No such key', error: "Cannot update key: no key with id '3f1c2a9e-8b4d-4c6e-9f0a-1b2c3d4e5f60'" } }),
+  },
+})
+
+export const getKey = operation({
+  operationId: 'getKey',
+  summary: 'Get a key with this month’s usage',
+  description: 'The key (without its secret) with its counted fetches this UTC calendar month, its limit, and when the count resets.',
+  ...OPERATOR,
+  responses: {
+    200: { description: 'The key and its usage.', content: json(schemaRef('KeyWithUsage')) },
+    401: operator401,
+    404: disabled({ noKey: { summary: 'No such key', error: "Key not found: no key with id '3f1c2a9e-8b4d-4c6e-9f0a-1b2c3d4e5f60'" } }),
+  },
+})
+
+export const listTasks = operation({
+  operationId: 'listTasks',
+  summary: 'List recent tasks',
+  description: 'The newest tasks first, without their results (fetch one with `GET /api/antibot/tasks/{task_id}` and a key). For operators watching a run whose page does not hand out its task id, such as a person’s browser in the detection matrix. Not counted against any key.',
+  ...OPERATOR,
+  parameters: [
+    { name: 'tool', in: 'query', required: false, description: 'Only tasks of this tool.', schema: { type: 'string', example: 'bot-detector' } },
+    { name: 'limit', in: 'query', required: false, description: 'At most this many tasks (1–100, default 20).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+  ],
+  responses: {
+    200: {
+      description: 'The tasks, newest first.',
+      content: json({
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['task_id', 'tool', 'score', 'created_at'],
+          additionalProperties: false,
+          properties: { task_id: { type: 'string', format: 'uuid' }, tool: { type: 'string' }, score: { type: 'integer', minimum: 0, maximum: 100 }, created_at: { type: 'string' } },
+        },
+      }),
+    },
+    401: operator401,
+    404: disabled(),
+    422: errorResponse('A query parameter is not valid.', {
+      unknownTool: { summary: 'Unknown tool', error: "Cannot list tasks: unknown tool 'no-such-tool'" },
+      limit: { summary: 'Limit out of range', error: "Cannot list tasks: limit must be a whole number from 1 to 100, got '500'" },
+    }),
+  },
+})
+
+// --- Operations ----------------------------------------------------------------------------
+
+export const health = operation({
+  operationId: 'health',
+  summary: 'Health check',
+  description: 'Answers 200 when the database answers within two seconds, 503 otherwise. Needs no authentication.',
+  tags: ['Operations'],
+  security: [],
+  responses: {
+    200: { description: 'The service and its database are up.', content: json(schemaRef('Health'), { example: { status: 'ok', database: 'ok' } }) },
+    503: {
+      description: 'The database did not answer.',
+      headers: { 'Retry-After': { description: 'Seconds to wait before checking again.', schema: { type: 'integer', const: 5 } } },
+      content: json(schemaRef('Health'), { example: { status: 'unavailable', database: 'unreachable' } }),
+    },
+  },
+})

@@ -1,0 +1,123 @@
+// The one place that reads the environment, opens the database, runs migrations and listens.
+
+import { mkdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { createApp } from './app'
+import { currentSigningKey } from '../db/signing-keys'
+import { generateSigningKey, responseSigner } from './signing'
+import { buildAssets } from './assets'
+import { createAssetStore } from './http/assets'
+import { parseConfig } from './config'
+import { openPglite, openPostgres, type Database } from '../db/client'
+import { startMaintenance } from './maintenance'
+import { startStunListener } from './listeners/stun'
+import { startDnsListener } from './listeners/dns'
+import { startTlsListener } from './listeners/tls'
+import { loadIpDatabaseOffThread } from './ip-database'
+import type { JudgeContext } from './core/tools/types'
+
+async function main() {
+  const config = parseConfig(process.env)
+  let database: Database
+  if (config.databaseUrl) {
+    database = openPostgres(config.databaseUrl, {
+      max: config.dbPoolSize,
+      connectTimeoutSeconds: config.dbConnectTimeoutMs / 1000,
+      statementTimeoutMs: config.dbStatementTimeoutMs,
+    })
+  } else {
+    const dir = resolve(config.dataDir, 'pglite')
+    mkdirSync(dir, { recursive: true })
+    database = await openPglite(dir)
+  }
+  await database.migrate()
+
+  const assets = createAssetStore(await buildAssets())
+  const signer = responseSigner(await currentSigningKey(database.db, generateSigningKey))
+  const log = config.logRequests ? (line: string) => console.log(`${new Date().toISOString()} ${line}`) : undefined
+  const stunListener =
+    config.stunPort === undefined
+      ? undefined
+      : await startStunListener({ db: database.db, clock: () => new Date(), log }, { port: config.stunPort, hostname: config.host }).catch((e: unknown) => {
+          throw new Error(`Cannot start the STUN/TURN listener on ${config.host} UDP port ${config.stunPort}: ${e instanceof Error ? e.message : String(e)} (set STUN_PORT to a free port, or to off)`)
+        })
+  if (stunListener) console.log(`STUN/TURN evidence listener on ${config.host} UDP port ${stunListener.port}`)
+  const tlsListener =
+    config.tlsPort === undefined
+      ? undefined
+      : await startTlsListener(
+          { db: database.db, clock: () => new Date(), log: (line) => console.log(`${new Date().toISOString()} ${line}`) },
+          { port: config.tlsPort, host: config.host, certFile: config.tlsCertFile, keyFile: config.tlsKeyFile, dataDir: config.dataDir },
+        )
+  if (tlsListener) console.log(`TLS evidence listener on ${config.host}:${tlsListener.port} (certificate: ${tlsListener.certificate})`)
+  const dnsListener =
+    config.dnsZone === undefined
+      ? undefined
+      : await startDnsListener(
+          { db: database.db, clock: () => new Date(), log: (line) => console.log(`${new Date().toISOString()} ${line}`) },
+          { zone: config.dnsZone, port: config.dnsPort, hostname: config.host, answerIpv4: config.dnsAnswerIpv4 ?? null, answerIpv6: config.dnsAnswerIpv6 ?? null },
+        )
+  if (dnsListener) console.log(`DNS evidence listener for ${config.dnsZone} on ${config.host}:${dnsListener.port} (UDP and TCP)`)
+  // The judges' lookups. The IP database fills `lookupIp` once loaded (below); until then, and
+  // if it cannot load, the judges say it is missing instead of guessing.
+  const judge: JudgeContext = {}
+  const app = createApp({
+    db: database.db,
+    clock: () => new Date(),
+    random: (n) => crypto.getRandomValues(new Uint8Array(n)),
+    adminToken: config.adminToken,
+    trustedProxies: config.trustedProxies,
+    taskRateLimit: config.taskRateLimit,
+    taskMissLimit: config.taskMissLimit,
+    ipTruncate: config.ipTruncate,
+    assets,
+    signer,
+    log,
+    evidence: { ...(stunListener ? { stunPort: stunListener.port } : {}), ...(tlsListener ? { tlsPort: tlsListener.port } : {}), ...(dnsListener ? { dnsZone: config.dnsZone } : {}) },
+    judge,
+  })
+  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: 1024 * 1024 })
+  const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${join(resolve(config.dataDir), 'pglite')}`
+  console.log(`antibot listening on http://${config.host}:${app.server?.port} (database: ${where}; operator API ${config.adminToken ? 'enabled' : 'disabled'})`)
+
+  // Loaded after listening, parsed in a worker: the CSVs take ~1.5 s of CPU on the first start
+  // after an install (later starts read the cache in DATA_DIR/ipdb in tens of ms), and tasks
+  // judged meanwhile mark the IP checks not applicable rather than wait.
+  loadIpDatabaseOffThread(join(resolve(config.dataDir), 'ipdb')).then(
+    (ipdb) => {
+      judge.lookupIp = ipdb.lookup
+      const { ms, cacheError } = ipdb.load
+      console.log(`IP database ready in ${Math.round(ms)} ms (${ipdb.packages.map((p) => `${p.name}@${p.version}`).join(', ')})${cacheError ? `; cache not written: ${cacheError}` : ''}`)
+    },
+    (e: unknown) => console.error(`Cannot load the IP database; IP checks stay not applicable: ${e instanceof Error ? e.message : String(e)}`),
+  )
+
+  const maintenance = startMaintenance({
+    db: database.db,
+    clock: () => new Date(),
+    retentionDays: config.taskRetentionDays,
+    longestWindowSeconds: Math.max(config.taskMissLimit.windowSeconds, config.taskRateLimit?.windowSeconds ?? 0),
+    log: (line) => console.log(`${new Date().toISOString()} ${line}`),
+  })
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    console.log(`${signal}: draining and closing`)
+    await app.stop()
+    await stunListener?.stop()
+    await dnsListener?.stop()
+    await tlsListener?.stop()
+    await maintenance.stop()
+    await database.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e)
+  process.exit(1)
+})

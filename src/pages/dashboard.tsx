@@ -1,0 +1,426 @@
+/// <reference types="@kitajs/html/htmx.d.ts" />
+// The account dashboard. Everything that changes lives in one region, #keys-panel: the
+// create-key form, a newly shown key, the keys table and the usage chart. Every action is a
+// plain HTML form (POST, then 303 back here) that htmx upgrades: it posts the same form and
+// swaps the re-rendered panel in place, so the page works with and without JavaScript.
+
+import type { FieldErrors } from '../core/account-input'
+import { DEFAULT_KEY_NAME } from '../core/account-input'
+import { sumByDay } from '../core/chart'
+import { formatTimestamp, daysInMonth } from '../core/month'
+import type { Plan } from '../core/quota'
+import type { DashboardKey } from '../../db/dashboard'
+import type { AssetStore } from '../http/assets'
+import { HTMX_CONFIG } from '../http/htmx'
+import { CSRF_FIELD } from '../http/web-session'
+import { Layout } from './layout'
+import { UsageChart } from './usage-chart'
+
+export interface NewKey {
+  name: string
+  key: string
+  rotated: boolean
+}
+
+export interface KeyFormState {
+  values: { name: string; plan: string; expires: string }
+  errors: FieldErrors<'name' | 'plan' | 'expires'>
+}
+
+export interface PanelProps {
+  csrfToken: string
+  now: Date
+  plans: Plan[]
+  keys: DashboardKey[]
+  newKey?: NewKey | null
+  /** A short confirmation of what just happened, e.g. "Key “ci” deleted." */
+  notice?: string | null
+  form?: KeyFormState | null
+  /** The key whose row asks "delete?" (the no-JavaScript confirmation step). */
+  confirmDelete?: string | null
+  /** An expiry change that was refused, shown in that key's row. */
+  expiryError?: { keyId: string; value: string; error: string } | null
+}
+
+export interface DashboardProps extends PanelProps {
+  assets: AssetStore
+  email: string
+}
+
+/** `2026-11-21 14:17 UTC`, breaking only between the date and the time. */
+function DateTime(props: { at: Date }): JSX.Element {
+  const iso = formatTimestamp(props.at)
+  return (
+    <time datetime={iso}>
+      <span class="nowrap" safe>
+        {iso.slice(0, 10)}
+      </span>{' '}
+      <span class="nowrap" safe>
+        {`${iso.slice(11, 16)} UTC`}
+      </span>
+    </time>
+  )
+}
+
+function Csrf(props: { token: string }): JSX.Element {
+  return <input type="hidden" name={CSRF_FIELD} value={props.token} />
+}
+
+function keyStatus(k: DashboardKey, now: Date): { label: string; cls: string } {
+  if (k.status !== 'active') return { label: 'Inactive', cls: 'v-na' }
+  if (k.expiresAt && k.expiresAt.getTime() <= now.getTime()) return { label: 'Expired', cls: 'v-fail' }
+  return { label: 'Active', cls: 'v-pass' }
+}
+
+function Usage(props: { used: number; limit: number }): JSX.Element {
+  const { used, limit } = props
+  const share = limit > 0 ? Math.min(1, used / limit) : 1
+  const level = share >= 1 ? 'full' : share >= 0.8 ? 'high' : 'ok'
+  return (
+    <div class="usage">
+      <span class="usage-n">
+        {used} / {limit}
+      </span>
+      <div class={`bar ${level}`} aria-hidden="true">
+        <span style={`width:${(share * 100).toFixed(1)}%`}></span>
+      </div>
+    </div>
+  )
+}
+
+function ExpiryCell(props: { k: DashboardKey; csrfToken: string; error?: { value: string; error: string } | undefined }): JSX.Element {
+  const { k, error } = props
+  const action = `/dashboard/keys/${k.id}/expiry`
+  const inputId = `expiry-${k.id}`
+  const current = k.expiresAt ? formatTimestamp(k.expiresAt).slice(0, 10) : ''
+  return (
+    <>
+      <span>{k.expiresAt ? <DateTime at={k.expiresAt} /> : 'Never'}</span>
+      <details class="inline-form" open={error ? true : undefined}>
+        <summary>Change expiry</summary>
+        <form method="post" action={action} hx-post={action}>
+          <Csrf token={props.csrfToken} />
+          <label for={inputId}>New expiry</label>
+          <input
+            id={inputId}
+            name="expires"
+            type="date"
+            value={error ? error.value : current}
+            aria-invalid={error ? 'true' : undefined}
+            aria-describedby={error ? `${inputId}-error` : `${inputId}-hint`}
+          />
+          {error ? (
+            <p class="field-error" id={`${inputId}-error`} safe>
+              {error.error}
+            </p>
+          ) : (
+            <p class="hint" id={`${inputId}-hint`}>
+              00:00 UTC that day; empty for none.
+            </p>
+          )}
+          <button type="submit" class="secondary">
+            Save expiry
+          </button>
+        </form>
+      </details>
+    </>
+  )
+}
+
+function KeyRow(props: { k: DashboardKey; csrfToken: string; now: Date; expiryError?: { value: string; error: string } | undefined }): JSX.Element {
+  const { k, csrfToken, now } = props
+  const status = keyStatus(k, now)
+  const base = `/dashboard/keys/${k.id}`
+  const toggle = k.status === 'active' ? { path: 'deactivate', label: 'Deactivate' } : { path: 'activate', label: 'Activate' }
+  return (
+    <tr id={`key-${k.id}`}>
+      <th scope="row" class="key-name" safe>
+        {k.name}
+      </th>
+      <td>
+        <code safe>
+          {k.prefix}…{k.last4}
+        </code>
+      </td>
+      <td safe>{k.plan}</td>
+      <td>
+        <span class={`badge ${status.cls}`} safe>
+          {status.label}
+        </span>
+      </td>
+      <td class="expires">
+        <ExpiryCell k={k} csrfToken={csrfToken} error={props.expiryError} />
+      </td>
+      <td>
+        <Usage used={k.used} limit={k.monthlyLimit} />
+      </td>
+      <td class="last-used">{k.lastUsedAt ? <DateTime at={k.lastUsedAt} /> : 'Never'}</td>
+      <td>
+        <div class="actions">
+          <form method="post" action={`${base}/rotate`} hx-post={`${base}/rotate`}>
+            <Csrf token={csrfToken} />
+            <button type="submit" class="secondary">
+              Rotate
+            </button>
+          </form>
+          <form method="post" action={`${base}/${toggle.path}`} hx-post={`${base}/${toggle.path}`}>
+            <Csrf token={csrfToken} />
+            <button type="submit" class="secondary" safe>
+              {toggle.label}
+            </button>
+          </form>
+          <form method="get" action={`${base}/delete`} hx-get={`${base}/delete`} hx-target="closest tr" hx-swap="outerHTML">
+            <button type="submit" class="danger">
+              Delete
+            </button>
+          </form>
+        </div>
+      </td>
+    </tr>
+  )
+}
+
+/** The second step of Delete: the row asks for confirmation. Cancel costs nothing. */
+export function DeleteConfirmRow(props: { k: Pick<DashboardKey, 'id' | 'name'>; csrfToken: string }): JSX.Element {
+  const { k } = props
+  const action = `/dashboard/keys/${k.id}/delete`
+  return (
+    <tr id={`key-${k.id}`} class="confirm">
+      <td colspan="8">
+        <form method="post" action={action} hx-post={action} class="confirm-delete">
+          <Csrf token={props.csrfToken} />
+          <p>
+            <strong>
+              Delete key “<span safe>{k.name}</span>”?
+            </strong>{' '}
+            Programs using it get 401 from then on, and its usage history is removed. This cannot be undone.
+          </p>
+          <button type="submit" class="danger">
+            Delete
+          </button>
+          <a class="button-link" href="/dashboard" hx-get="/dashboard" hx-select="#keys-panel">
+            Cancel
+          </a>
+        </form>
+      </td>
+    </tr>
+  )
+}
+
+function NewKeyNotice(props: { newKey: NewKey }): JSX.Element {
+  const { newKey } = props
+  return (
+    // Named without the key's name: a region labelled with what someone typed could match a
+    // form label (a key called "Plan B" would make "Plan" ambiguous for screen readers and tests).
+    <section class="card new-key" aria-label={newKey.rotated ? 'New secret' : 'New key'}>
+      <h3>
+        {newKey.rotated ? 'New secret for key' : 'Your new key'} “<span safe>{newKey.name}</span>”
+      </h3>
+      <p>
+        Copy it now and keep it somewhere safe: <strong>you will not see it again.</strong> Only a hash of it is stored.
+        {newKey.rotated ? ' The previous secret has stopped working.' : ''}
+      </p>
+      <div class="secret-row">
+        <code class="secret" id="new-key-secret" safe>
+          {newKey.key}
+        </code>
+        <button type="button" class="secondary copy" data-copy="new-key-secret" autofocus>
+          Copy key
+        </button>
+      </div>
+      <p class="muted">
+        Send it as <code>Authorization: Bearer …</code> or <code>?apikey=…</code> with <code>{'GET /api/antibot/tasks/{task_id}'}</code>.
+      </p>
+    </section>
+  )
+}
+
+function CreateKeyForm(props: { plans: Plan[]; csrfToken: string; form?: KeyFormState | null | undefined }): JSX.Element {
+  const values = props.form?.values ?? { name: '', plan: props.plans[0]?.name ?? '', expires: '' }
+  const errors = props.form?.errors ?? {}
+  const described = (field: 'name' | 'plan' | 'expires', hint?: string) =>
+    [errors[field] ? `key-${field}-error` : '', hint ?? ''].filter(Boolean).join(' ') || undefined
+  const fieldError = (field: 'name' | 'plan' | 'expires') =>
+    errors[field] ? (
+      <p class="field-error" id={`key-${field}-error`} safe>
+        {errors[field]}
+      </p>
+    ) : (
+      ''
+    )
+  return (
+    <form method="post" action="/dashboard/keys" hx-post="/dashboard/keys" class="create-key">
+      <Csrf token={props.csrfToken} />
+      <div class="field">
+        <label for="key-name">Name</label>
+        <input
+          id="key-name"
+          name="name"
+          type="text"
+          maxlength="100"
+          placeholder={DEFAULT_KEY_NAME}
+          value={values.name}
+          aria-invalid={errors.name ? 'true' : undefined}
+          aria-describedby={described('name')}
+        />
+        {fieldError('name')}
+      </div>
+      <div class="field">
+        <label for="key-plan">Plan</label>
+        <select id="key-plan" name="plan" aria-invalid={errors.plan ? 'true' : undefined} aria-describedby={described('plan')}>
+          {props.plans.map((p) => (
+            // Just the name, so that the option's label and value agree; the limits are in the table above.
+            <option value={p.name} selected={p.name === values.plan} safe>
+              {p.name}
+            </option>
+          ))}
+        </select>
+        {fieldError('plan')}
+      </div>
+      <div class="field">
+        <label for="key-expires">Expires</label>
+        <input
+          id="key-expires"
+          name="expires"
+          type="date"
+          value={values.expires}
+          aria-invalid={errors.expires ? 'true' : undefined}
+          aria-describedby={described('expires', 'key-expires-hint')}
+        />
+        <p class="hint" id="key-expires-hint">
+          Optional; 00:00 UTC that day.
+        </p>
+        {fieldError('expires')}
+      </div>
+      <div class="field submit">
+        <button type="submit">Create key</button>
+      </div>
+    </form>
+  )
+}
+
+export function KeysPanel(props: PanelProps): JSX.Element {
+  const { now, keys, csrfToken } = props
+  const daily = sumByDay(
+    keys.map((k) => k.daily),
+    daysInMonth(now),
+  )
+  return (
+    <div id="keys-panel" hx-target="this" hx-swap="outerHTML" hx-history="false">
+      {props.newKey ? <NewKeyNotice newKey={props.newKey} /> : ''}
+      {props.notice ? (
+        <p class="notice" role="status" safe>
+          {props.notice}
+        </p>
+      ) : (
+        ''
+      )}
+      <section aria-labelledby="create-key-title">
+        <h3 id="create-key-title">Create a key</h3>
+        <CreateKeyForm plans={props.plans} csrfToken={csrfToken} form={props.form} />
+      </section>
+      <section aria-labelledby="keys-title">
+        <h3 id="keys-title">Your keys</h3>
+        {keys.length === 0 ? (
+          <p class="muted">No keys yet. Create one above; it is shown once, right after you create it.</p>
+        ) : (
+          <div class="table-scroll">
+            <table class="keys">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Plan</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">This month</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.map((k) =>
+                  props.confirmDelete === k.id ? (
+                    <DeleteConfirmRow k={k} csrfToken={csrfToken} />
+                  ) : (
+                    <KeyRow
+                      k={k}
+                      csrfToken={csrfToken}
+                      now={now}
+                      expiryError={props.expiryError?.keyId === k.id ? props.expiryError : undefined}
+                    />
+                  ),
+                )}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <section aria-labelledby="usage-title">
+        <h3 id="usage-title">Usage this month</h3>
+        <UsageChart daily={daily} now={now} />
+      </section>
+    </div>
+  )
+}
+
+export function DashboardPage(props: DashboardProps): JSX.Element {
+  const head = (
+    <>
+      <meta name="htmx-config" content={HTMX_CONFIG} />
+      <script src={props.assets.url('dashboard.js')} defer></script>
+    </>
+  )
+  return (
+    <Layout title="Dashboard" assets={props.assets} htmx csrfToken={props.csrfToken} head={head}>
+      <div class="dash-head">
+        <div>
+          <h1>Dashboard</h1>
+          <p class="muted">
+            Signed in as <strong safe>{props.email}</strong>
+          </p>
+        </div>
+        <form method="post" action="/logout">
+          <Csrf token={props.csrfToken} />
+          <button type="submit" class="secondary">
+            Log out
+          </button>
+        </form>
+      </div>
+      <p>
+        API keys authenticate task fetches (<span class="mono">{'GET /api/antibot/tasks/{task_id}'}</span>). The{' '}
+        <a href="/docs">API docs</a> show how to send them and what each answer means.
+      </p>
+      <div id="alert" role="alert"></div>
+      {/* Not a labelled region: its name "Plans" would also answer to the form label "Plan". */}
+      <section class="card plans-section">
+        <h2 id="plans-title">Plans</h2>
+        <p>
+          Every key belongs to a plan. Its monthly limit counts successful task fetches through the API; counts start again at 00:00 UTC on
+          the 1st of each month. Running tests on the tool pages is free and never counted.
+        </p>
+        <table class="plans">
+          <thead>
+            <tr>
+              <th scope="col">Plan</th>
+              <th scope="col">Monthly limit</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.plans.map((p) => (
+              <tr>
+                <th scope="row" safe>
+                  {p.name}
+                </th>
+                <td safe>{`${p.monthlyLimit.toLocaleString('en-US')} requests`}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <KeysPanel {...props} />
+      </section>
+    </Layout>
+  )
+}

@@ -1,0 +1,219 @@
+// HTTP benchmark: the service against a bare baseline (tests/bench/baseline.ts) measured in
+// the same run, on a real PostgreSQL, plus the service on PGlite as a second row.
+//   npm run bench:http [-- --rounds 5 --seconds 5 --connections 32]
+// Load comes from autocannon; the baseline and the service are interleaved round by round
+// (order alternating), each after a discarded warm-up; figures are medians over the rounds.
+// p50/p99 are measured at a fixed rate of half the service's measured maximum.
+// Prints a Markdown table and writes bench-results/http.json. Never asserted in tests.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import autocannon from 'autocannon'
+import postgres from 'postgres'
+import { openPostgres, openPglite } from '../../db/client'
+import { ensureAccount } from '../../db/accounts'
+import { insertKey } from '../../db/keys'
+import { insertTask } from '../../db/tasks'
+import { upsertPlan } from '../../db/plans'
+import { generateApiKey, hashSecret, keyHint } from '../../src/core/keys'
+import type { Db } from '../../db/client'
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 ? Number(process.argv[i + 1]) : dflt
+}
+const ROUNDS = arg('rounds', 5)
+const SECONDS = arg('seconds', 5)
+const CONNECTIONS = arg('connections', 32)
+const KEYS = 64
+const TASKS = 500
+const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const bun = join(import.meta.dir, '../../node_modules/.bin/bun')
+const random = (n: number) => crypto.getRandomValues(new Uint8Array(n))
+
+const POST_BODY = JSON.stringify({
+  tool: 'bot-detector',
+  results: {
+    summary: { total: 3, passed: 3, failed: 0, warnings: 0, score: 100 },
+    leaks: { webdriver: false, selenium: false, phantomjs: false },
+    navigator: { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156', platform: 'Linux x86_64', language: 'en-US' },
+    screen: { width: 1920, height: 1080, colorDepth: 24 },
+    webgl: { vendor: 'Google Inc.', renderer: 'ANGLE (Intel)' },
+    canvas: { hash: 'a1b2c3d4' },
+    scoring: { webdriver: 'pass', selenium: 'pass', phantomjs: 'pass' },
+  },
+})
+
+async function seed(db: Db) {
+  const plan = await upsertPlan(db, { name: 'bench', monthlyLimit: 2_000_000_000 })
+  const account = await ensureAccount(db, 'bench@example.test')
+  const keys: string[] = []
+  for (let i = 0; i < KEYS; i++) {
+    const key = generateApiKey(random)
+    const h = keyHint(key)
+    await insertKey(db, { accountId: account.id, planId: plan.id, name: `bench-${i}`, keyHash: hashSecret(key), prefix: h.prefix, last4: h.last4 })
+    keys.push(key)
+  }
+  const ids: string[] = []
+  const results = JSON.parse(POST_BODY).results
+  for (let i = 0; i < TASKS; i++) {
+    const id = crypto.randomUUID()
+    await insertTask(db, { id, tool: 'bot-detector', score: 100, ipAddress: '127.0.0.1', userAgent: 'bench', results: { ...results, checks: [], server: {} }, createdAt: new Date() })
+    ids.push(id)
+  }
+  return { keys, ids }
+}
+
+async function spawnServer(cmd: string[], env: Record<string, string>, pattern: RegExp) {
+  const proc = Bun.spawn(cmd, { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'inherit' })
+  const reader = proc.stdout.getReader()
+  let out = ''
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    const { value, done } = await reader.read()
+    if (done) break
+    out += new TextDecoder().decode(value)
+    const m = pattern.exec(out)
+    if (m) {
+      // Keep draining stdout so the child never blocks on a full pipe.
+      void (async () => { while (!(await reader.read()).done); })()
+      return { url: m[1]!, stop: () => proc.kill() }
+    }
+  }
+  proc.kill()
+  throw new Error(`server did not start: ${cmd.join(' ')}\n${out}`)
+}
+
+interface Load { rps: number; p50: number; p99: number; errors: number; unexpected: number }
+
+function load(url: string, kind: 'get' | 'post', data: { keys: string[]; ids: string[] }, opts: { seconds: number; rate?: number }): Promise<Load> {
+  let n = 0
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url,
+        connections: CONNECTIONS,
+        duration: opts.seconds,
+        ...(opts.rate ? { overallRate: opts.rate } : {}),
+        requests: [
+          kind === 'get'
+            ? {
+                method: 'GET',
+                setupRequest: (req: any) => {
+                  n++
+                  req.path = `/api/antibot/tasks/${data.ids[n % data.ids.length]}`
+                  req.headers = { authorization: `Bearer ${data.keys[n % data.keys.length]}` }
+                  return req
+                },
+              }
+            : { method: 'POST', path: '/api/antibot/tasks', headers: { 'content-type': 'application/json' }, body: POST_BODY },
+        ],
+      } as any,
+      (err: Error | null, r: any) => {
+        if (err) return reject(err)
+        // Every GET must be a 200 (valid keys, existing tasks, a limit that is never reached)
+        // and every POST a 201: any other status counts as an error.
+        resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, unexpected: r.non2xx })
+      },
+    )
+  })
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+async function measure(label: string, targets: Record<string, string>, data: { keys: string[]; ids: string[] }) {
+  const out: Record<string, Record<string, Load[]>> = {}
+  for (const t of Object.keys(targets)) out[t] = { get: [], post: [] }
+  for (const t of Object.keys(targets)) {
+    await load(targets[t]!, 'get', data, { seconds: 2 })
+    await load(targets[t]!, 'post', data, { seconds: 2 })
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 ? Object.keys(targets).reverse() : Object.keys(targets)
+    for (const t of order) {
+      out[t]!.get!.push(await load(targets[t]!, 'get', data, { seconds: SECONDS }))
+      out[t]!.post!.push(await load(targets[t]!, 'post', data, { seconds: SECONDS }))
+    }
+    console.error(`${label}: round ${round + 1}/${ROUNDS} done`)
+  }
+  const summary: Record<string, { getRps: number; postRps: number; errors: number }> = {}
+  for (const t of Object.keys(targets)) {
+    const g = out[t]!.get!
+    const p = out[t]!.post!
+    summary[t] = { getRps: median(g.map((x) => x.rps)), postRps: median(p.map((x) => x.rps)), errors: [...g, ...p].reduce((s, x) => s + x.errors + x.unexpected, 0) }
+  }
+  return summary
+}
+
+async function latencyAt(targets: Record<string, string>, rates: { get: number; post: number }, data: { keys: string[]; ids: string[] }) {
+  const res: Record<string, { get: Load; post: Load }> = {}
+  for (const t of Object.keys(targets)) {
+    res[t] = { get: await load(targets[t]!, 'get', data, { seconds: SECONDS, rate: rates.get }), post: await load(targets[t]!, 'post', data, { seconds: SECONDS, rate: rates.post }) }
+  }
+  return res
+}
+
+// --- PostgreSQL: fresh database, baseline and service on it ---
+const dbName = `antibot_bench_${Date.now().toString(36)}`
+const admin = postgres(BASE_URL, { max: 1, onnotice: () => {} })
+await admin.unsafe(`create database "${dbName}"`)
+const u = new URL(BASE_URL)
+u.pathname = `/${dbName}`
+const pgUrl = u.toString()
+const pg = openPostgres(pgUrl)
+await pg.migrate()
+const pgData = await seed(pg.db)
+await pg.close()
+
+const stoppers: Array<() => void> = []
+const tmp = mkdtempSync(join(tmpdir(), 'antibot-bench-'))
+try {
+  const baseline = await spawnServer([bun, join(import.meta.dir, 'baseline.ts'), pgUrl], {}, /baseline listening on (\S+)/)
+  stoppers.push(baseline.stop)
+  const service = await spawnServer([bun, 'src/main.ts'], { DATABASE_URL: pgUrl, PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: 'false', DATA_DIR: tmp }, /listening on (http:\/\/[\d.]+:\d+)/)
+  stoppers.push(service.stop)
+  const pgSummary = await measure('postgres', { baseline: baseline.url, service: service.url }, pgData)
+  const half = { get: Math.round(pgSummary.service!.getRps / 2), post: Math.round(pgSummary.service!.postRps / 2) }
+  const pgLatency = await latencyAt({ baseline: baseline.url, service: service.url }, half, pgData)
+  service.stop()
+
+  // --- PGlite: the service on its embedded database, same baseline row for the ratio ---
+  const liteDir = join(tmp, 'lite')
+  mkdirSync(join(liteDir, 'pglite'), { recursive: true })
+  const lite = await openPglite(join(liteDir, 'pglite'))
+  await lite.migrate()
+  const liteData = await seed(lite.db)
+  await lite.close()
+  const liteService = await spawnServer([bun, 'src/main.ts'], { PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: 'false', DATA_DIR: liteDir }, /listening on (http:\/\/[\d.]+:\d+)/)
+  stoppers.push(liteService.stop)
+  const liteSummary = await measure('pglite', { service: liteService.url }, liteData)
+  const liteHalf = { get: Math.round(liteSummary.service!.getRps / 2), post: Math.round(liteSummary.service!.postRps / 2) }
+  const liteLatency = await latencyAt({ service: liteService.url }, liteHalf, liteData)
+
+  const b = pgSummary.baseline!
+  const s = pgSummary.service!
+  const l = liteSummary.service!
+  const r2 = (x: number) => x.toFixed(2)
+  const rows = [
+    ['baseline (Bun.serve + postgres.js)', 'PostgreSQL', b.getRps, '1.00', b.postRps, '1.00', pgLatency.baseline!.get, pgLatency.baseline!.post, b.errors],
+    ['service', 'PostgreSQL', s.getRps, r2(s.getRps / b.getRps), s.postRps, r2(s.postRps / b.postRps), pgLatency.service!.get, pgLatency.service!.post, s.errors],
+    ['service', 'PGlite', l.getRps, r2(l.getRps / b.getRps), l.postRps, r2(l.postRps / b.postRps), liteLatency.service!.get, liteLatency.service!.post, l.errors],
+  ] as const
+  console.log(`\nHTTP benchmark, ${new Date().toISOString().slice(0, 10)}, ${ROUNDS} rounds × ${SECONDS} s, ${CONNECTIONS} connections, ${KEYS} keys, medians\n`)
+  console.log('| server | database | keyed GET req/s | × baseline | POST req/s | × baseline | GET p50/p99 at ½ max | POST p50/p99 at ½ max | errors |')
+  console.log('|---|---|---|---|---|---|---|---|---|')
+  for (const [name, db, g, gr, p, pr, gl, pl, e] of rows) {
+    console.log(`| ${name} | ${db} | ${Math.round(g)} | ${gr} | ${Math.round(p)} | ${pr} | ${gl.p50}/${gl.p99} ms | ${pl.p50}/${pl.p99} ms | ${e} |`)
+  }
+  console.log(`\nhalf-load rates: PostgreSQL GET ${half.get}/s, POST ${half.post}/s; PGlite GET ${liteHalf.get}/s, POST ${liteHalf.post}/s`)
+  mkdirSync('bench-results', { recursive: true })
+  writeFileSync('bench-results/http.json', JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, postgres: { summary: pgSummary, latency: pgLatency, half }, pglite: { summary: liteSummary, latency: liteLatency, half: liteHalf } }, null, 2))
+  console.log('wrote bench-results/http.json')
+} finally {
+  for (const stop of stoppers) stop()
+  await new Promise((r) => setTimeout(r, 500))
+  await admin.unsafe(`drop database if exists "${dbName}" with (force)`)
+  await admin.end()
+  rmSync(tmp, { recursive: true, force: true })
+}

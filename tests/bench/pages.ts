@@ -1,0 +1,74 @@
+// Page budgets: per tool, the gzip size of its probe bundle and the time from navigation to
+// <body data-task> in headless Chromium (median and p95 over several runs, after a warm-up).
+// Reported, never asserted: `npm run bench:pages [-- --runs 7] [--tools a,b]`. Prints a Markdown table and
+// writes bench-results/pages.json.
+
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { chromium } from 'playwright-core'
+import { buildAssets } from '../../src/assets'
+import { createAssetStore } from '../../src/http/assets'
+import { TOOLS } from '../../src/core/tools'
+import { startServer } from '../support/server'
+
+const runsArg = process.argv.indexOf('--runs')
+const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 7
+const toolsArg = process.argv.indexOf('--tools')
+const ONLY = toolsArg > 0 ? new Set(process.argv[toolsArg + 1]!.split(',')) : null
+const JS_BUDGET = 16 * 1024
+const TIME_BUDGET_MS = 1500
+// Tools whose page waits on the network (ICE gathering, DNS lookups, RTT samples).
+const NETWORK_WAIT = new Set(['webrtc-leak', 'dns-leak', 'vpn-detector', 'ip-leak'])
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor(q * (s.length - 1) + 0.5))]!
+}
+
+const store = createAssetStore(await buildAssets())
+const sizes = new Map(store.sizes().map((s) => [s.name, s]))
+const server = await startServer()
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+})
+const rows: Array<{ tool: string; gzipBytes: number | null; medianMs: number | null; p95Ms: number | null; networkWait: boolean; withinBudget: boolean }> = []
+try {
+  for (const tool of TOOLS.filter((t) => !ONLY || ONLY.has(t.id))) {
+    const size = sizes.get(`probes/${tool.id}.js`)
+    const times: number[] = []
+    for (let i = 0; i <= RUNS; i++) {
+      const context = await browser.newContext()
+      const page = await context.newPage()
+      const t0 = performance.now()
+      await page.goto(`${server.baseUrl}/tools/${tool.id}`)
+      const ok = await page.waitForSelector('body[data-task]', { timeout: 30_000, state: 'attached' }).then(() => true, () => false)
+      const ms = performance.now() - t0
+      await context.close()
+      if (!ok) break
+      if (i > 0) times.push(ms) // run 0 warms up the server and the browser
+    }
+    const medianMs = times.length ? Math.round(quantile(times, 0.5)) : null
+    const p95Ms = times.length ? Math.round(quantile(times, 0.95)) : null
+    const gzipBytes = size?.gzipBytes ?? null
+    const networkWait = NETWORK_WAIT.has(tool.id)
+    const withinBudget = gzipBytes !== null && gzipBytes <= JS_BUDGET && medianMs !== null && (networkWait || medianMs <= TIME_BUDGET_MS)
+    rows.push({ tool: tool.id, gzipBytes, medianMs, p95Ms, networkWait, withinBudget })
+  }
+} finally {
+  await browser.close()
+  await server.stop()
+}
+
+const fmt = (v: number | null, unit = '') => (v === null ? 'n/a' : `${v}${unit}`)
+console.log(`\nTool pages, headless Chromium, ${RUNS} runs each after a warm-up (${new Date().toISOString().slice(0, 10)})\n`)
+console.log('| tool | JS gzip | budget 16 KB | data-task median | p95 | budget 1.5 s |')
+console.log('|---|---|---|---|---|---|')
+for (const r of rows) {
+  const js = r.gzipBytes === null ? 'n/a' : `${(r.gzipBytes / 1024).toFixed(1)} KB`
+  const jsOk = r.gzipBytes !== null && r.gzipBytes <= JS_BUDGET ? 'yes' : 'NO'
+  const tOk = r.networkWait ? 'waits on network' : r.medianMs !== null && r.medianMs <= TIME_BUDGET_MS ? 'yes' : 'NO'
+  console.log(`| ${r.tool} | ${js} | ${jsOk} | ${fmt(r.medianMs, ' ms')} | ${fmt(r.p95Ms, ' ms')} | ${tOk} |`)
+}
+mkdirSync('bench-results', { recursive: true })
+writeFileSync('bench-results/pages.json', JSON.stringify({ date: new Date().toISOString(), runs: RUNS, rows }, null, 2))
+console.log('\nwrote bench-results/pages.json')

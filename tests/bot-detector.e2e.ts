@@ -1,0 +1,122 @@
+// bot-detector against the automation it must catch, in Debian's Chromium driven by
+// Playwright: plain headless, headless with code evaluated in the page while the tests run,
+// and headless dressed up the way stealth plugins do it (a Windows Chrome user agent, the
+// AutomationControlled blink feature off, getters replaced by Proxies whose toString is
+// faked). Each must come out `bot` with its tools named. The human side of the matrix (Xvfb,
+// real Chrome) is a later issue.
+
+import { expect, test, type Page } from '@playwright/test'
+import { startServer, type RunningServer } from './support/server'
+
+let server: RunningServer
+let key: string
+
+test.beforeAll(async () => {
+  server = await startServer()
+  key = await server.makeKey()
+})
+test.afterAll(async () => server?.stop())
+
+interface Results {
+  verdict: string
+  frameworks: string[]
+  leaks: { webdriver: boolean; selenium: boolean; phantomjs: boolean }
+  scoring: Record<string, string>
+  checks: Array<{ id: string; verdict: string; observed: unknown }>
+  summary: { score: number }
+}
+
+async function runPage(page: Page, before?: () => Promise<void>): Promise<{ score: number; results: Results }> {
+  await page.goto(`${server.baseUrl}/tools/bot-detector`, { waitUntil: 'commit' })
+  await before?.()
+  const taskId = await page.locator('body[data-task]').getAttribute('data-task', { timeout: 30_000 })
+  const res = await fetch(`${server.baseUrl}/api/antibot/tasks/${taskId}`, { headers: { authorization: `Bearer ${key}` } })
+  expect(res.status).toBe(200)
+  return (await res.json()) as { score: number; results: Results }
+}
+
+const verdictOf = (r: Results, id: string) => r.checks.find((c) => c.id === id)?.verdict
+
+test('Playwright-driven headless Chromium is a bot: webdriver, HeadlessChrome and CDP', async ({ page }) => {
+  const task = await runPage(page)
+  const r = task.results
+  expect(r.verdict).toBe('bot')
+  expect(task.score).toBeLessThanOrEqual(40)
+  expect(r.frameworks).toContain('headless')
+  expect(r.frameworks).toContain('cdp')
+  expect(r.frameworks).toContain('webdriver')
+  for (const id of ['webdriver-flag', 'headless-ua', 'headless-worker-ua', 'headless-ua-header', 'cdp-runtime']) expect(verdictOf(r, id), id).toBe('fail')
+  expect(r.leaks.webdriver).toBe(true)
+  expect(r.scoring.webdriver).toBe('fail')
+  // Nothing in Chromium's own natives may look patched: that would be a false positive.
+  expect(verdictOf(r, 'stealth-lies')).toBe('pass')
+  expect(verdictOf(r, 'api-lies')).toBe('pass')
+  await expect(page.getByRole('region', { name: 'Results' })).toContainText('bot')
+  await expect(page.locator('[data-frameworks]')).toContainText('headless')
+})
+
+test('code Playwright evaluates in the page while it runs shows up in stack frames (UtilityScript)', async ({ page }) => {
+  // Hold the probe bundle until Playwright is polling in the page's main world, so that its
+  // polls certainly fall inside the page's watch window (the first 500 ms of the run).
+  let release!: () => void
+  const released = new Promise<void>((r) => (release = r))
+  await page.route(/\/probes\/bot-detector[^/]*\.js$/, async (route) => {
+    await released
+    await route.continue()
+  })
+  const task = await runPage(page, async () => {
+    await page.evaluate(() => document.readyState)
+    const polling = page.waitForFunction(() => document.getElementById('status') !== null && document.body.dataset.task !== undefined, undefined, { polling: 20 })
+    release()
+    await polling
+  })
+  const r = task.results
+  expect(verdictOf(r, 'stack-sourceurl')).toBe('fail')
+  expect(JSON.stringify(r.checks.find((c) => c.id === 'stack-sourceurl')?.observed)).toMatch(/UtilityScript|eval at evaluate/)
+  expect(r.frameworks).toContain('playwright')
+})
+
+test('headless Chromium dressed up as a Windows Chrome by stealth patches is still a bot', async ({ playwright }) => {
+  // Its own browser: the AutomationControlled blink feature is off, as undetected drivers do.
+  const browser = await playwright.chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-blink-features=AutomationControlled'],
+  })
+  try {
+    const context = await browser.newContext({
+      userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      viewport: { width: 1366, height: 768 },
+    })
+    const page = await context.newPage()
+    // What puppeteer-extra-plugin-stealth's utils do: getters replaced by Proxies, and
+    // Function.prototype.toString proxied so that the replacements print as native code.
+    await page.addInitScript(() => {
+      const native = Function.prototype.toString
+      const fakes = new WeakMap<object, string>()
+      const toString = new Proxy(native, { apply: (t, self, args) => fakes.get(self) ?? Reflect.apply(t, self, args) })
+      fakes.set(toString, 'function toString() { [native code] }')
+      Function.prototype.toString = toString
+      const redefine = (proto: object, prop: string, value: unknown) => {
+        const d = Object.getOwnPropertyDescriptor(proto, prop)!
+        const get = new Proxy(d.get!, { apply: () => value })
+        fakes.set(get, `function get ${prop}() { [native code] }`)
+        Object.defineProperty(proto, prop, { ...d, get })
+      }
+      redefine(Navigator.prototype, 'webdriver', false)
+      redefine(Navigator.prototype, 'platform', 'Win32')
+      redefine(Navigator.prototype, 'hardwareConcurrency', 8)
+    })
+    const task = await runPage(page)
+    const r = task.results
+    expect(verdictOf(r, 'webdriver-flag')).toBe('pass')
+    expect(verdictOf(r, 'headless-ua')).toBe('pass')
+    expect(verdictOf(r, 'stealth-lies')).toBe('fail')
+    expect(verdictOf(r, 'cdp-runtime')).toBe('fail')
+    expect(verdictOf(r, 'ua-vs-client-hints')).toBe('fail')
+    expect(r.frameworks).toEqual(expect.arrayContaining(['stealth', 'cdp']))
+    expect(task.score).toBeLessThanOrEqual(40)
+    expect(r.verdict).toBe('bot')
+  } finally {
+    await browser.close()
+  }
+})

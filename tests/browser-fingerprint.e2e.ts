@@ -1,0 +1,81 @@
+// browser-fingerprint in Debian's Chromium: the visitor id is the same on two visits, default
+// headless is consistent apart from its software renderer, and the usual spoofs are caught:
+// navigator overridden in the page (the worker disagrees) and per-read canvas noise (farbling,
+// left out of the visitor id).
+
+import { expect, test, type Page } from '@playwright/test'
+import { startServer, type RunningServer } from './support/server'
+
+let server: RunningServer
+let key: string
+
+test.beforeAll(async () => {
+  server = await startServer()
+  key = await server.makeKey()
+})
+test.afterAll(async () => server?.stop())
+
+interface Task {
+  score: number
+  results: {
+    checks: Array<{ id: string; verdict: string; observed: unknown }>
+    fingerprint: { visitorId: string; unstable: string[]; excluded: string[]; components: Record<string, { hash: string | null; stable: boolean }> }
+  }
+}
+
+async function run(page: Page): Promise<{ task: Task; verdicts: Record<string, string> }> {
+  await page.goto(`${server.baseUrl}/tools/browser-fingerprint`)
+  const id = await page.locator('body[data-task]').getAttribute('data-task', { timeout: 30_000 })
+  const res = await fetch(`${server.baseUrl}/api/antibot/tasks/${id}`, { headers: { authorization: `Bearer ${key}` } })
+  expect(res.status).toBe(200)
+  const task = (await res.json()) as Task
+  return { task, verdicts: Object.fromEntries(task.results.checks.map((c) => [c.id, c.verdict])) }
+}
+
+test('default headless Chromium: a stable visitor id, consistent everywhere, SwiftShader warned', async ({ page }) => {
+  const first = await run(page)
+  const second = await run(page)
+  expect(first.task.results.fingerprint.visitorId).toMatch(/^[0-9a-f]{16}$/)
+  expect(second.task.results.fingerprint.visitorId).toBe(first.task.results.fingerprint.visitorId)
+  expect(first.task.results.fingerprint.unstable).toEqual([])
+  const { verdicts, task } = first
+  expect(verdicts['fp-software-renderer']).toBe('warn')
+  expect(verdicts['fp-commonness']).toBe('na')
+  for (const id of ['fp-stability', 'fp-iframe-consistency', 'fp-worker-consistency', 'fp-ua-header', 'fp-platform', 'fp-ua-client-hints', 'fp-vendor', 'fp-timezone', 'fp-plugins', 'fp-hardware', 'fp-audio-engine', 'fp-fonts-os', 'fp-gpu-os']) {
+    expect(verdicts[id], id).toBe('pass')
+  }
+  expect(task.score).toBe(90)
+  await expect(page.getByRole('region', { name: 'Results' }).locator('tr[data-check="fp-software-renderer"]')).toContainText('SwiftShader')
+})
+
+test('navigator overridden in the page is contradicted by the worker', async ({ page }) => {
+  // Init scripts run in every frame (so the iframe agrees) but not in workers.
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => 16 })
+    Object.defineProperty(Navigator.prototype, 'platform', { get: () => 'Win32' })
+  })
+  const { verdicts, task } = await run(page)
+  expect(verdicts['fp-worker-consistency']).toBe('fail')
+  expect(verdicts['fp-iframe-consistency']).toBe('pass')
+  expect(verdicts['fp-platform']).toBe('fail')
+  const worker = task.results.checks.find((c) => c.id === 'fp-worker-consistency')!
+  expect(String(worker.observed)).toContain('hardwareConcurrency: 16 vs')
+})
+
+test('per-read canvas noise is reported as farbling and kept out of the visitor id', async ({ page }) => {
+  await page.addInitScript(() => {
+    const real = CanvasRenderingContext2D.prototype.getImageData
+    CanvasRenderingContext2D.prototype.getImageData = function (this: CanvasRenderingContext2D, ...args: Parameters<typeof real>) {
+      const img = real.apply(this, args)
+      const i = Math.floor(Math.random() * (img.data.length / 4)) * 4
+      img.data[i] = img.data[i]! ^ 1
+      return img
+    }
+  })
+  const { verdicts, task } = await run(page)
+  expect(verdicts['fp-stability']).toBe('warn')
+  expect(task.results.fingerprint.unstable).toEqual(['canvas'])
+  expect(task.results.fingerprint.components.canvas!.stable).toBe(false)
+  const stability = task.results.checks.find((c) => c.id === 'fp-stability')!
+  expect(String(stability.observed)).toContain('farbling detected: canvas')
+})

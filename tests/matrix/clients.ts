@@ -1,0 +1,226 @@
+// The automated clients of the detection matrix. Each opens /tools/bot-detector the way that
+// tool is normally used and returns the task id the page put in <body data-task>; run.ts
+// fetches the task through the API. All use Debian's Chromium (CHROMIUM_PATH overrides).
+
+import { spawn } from 'node:child_process'
+import { chromium as playwright, type Page } from 'playwright-core'
+import puppeteerCore, { type Page as PuppeteerPage } from 'puppeteer-core'
+import { addExtra } from 'puppeteer-extra'
+import StealthPlugin from 'puppeteer-extra-plugin-stealth'
+import { Builder, By, until } from 'selenium-webdriver'
+import chrome from 'selenium-webdriver/chrome.js'
+import type { Expected } from './report'
+import { startXvfb } from './xvfb'
+
+export interface MatrixContext {
+  /** http://127.0.0.1:<port>/tools/bot-detector on the server run.ts started. */
+  pageUrl: string
+  baseUrl: string
+  adminToken: string
+  chromium: string
+  chromedriver: string
+  /** A fresh directory for this client (profiles, logs); run.ts removes it. */
+  dir: string
+  /** How long to wait for data-task. */
+  timeoutMs: number
+}
+
+export interface Client {
+  name: string
+  expected: Expected
+  /** Frameworks the results must name (the point of the client). */
+  mustName?: string[]
+  /** Opens the page and returns its task id. */
+  run(ctx: MatrixContext): Promise<string>
+}
+
+/** Flags for the browsers the matrix controls: quiet (loopback only), no sandbox as root. */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+]
+
+const READY = 'body[data-task], body[data-error]'
+
+function taskOrThrow(task: string | null | undefined, status: string | null | undefined): string {
+  if (task) return task
+  throw new Error(`the page reported an error: ${status?.trim() || 'no status'}`)
+}
+
+async function playwrightTask(page: Page, ctx: MatrixContext): Promise<string> {
+  await page.goto(ctx.pageUrl)
+  await page.waitForSelector(READY, { state: 'attached', timeout: ctx.timeoutMs })
+  return taskOrThrow(await page.locator('body').getAttribute('data-task'), await page.locator('#status').textContent())
+}
+
+async function puppeteerTask(page: PuppeteerPage, ctx: MatrixContext): Promise<string> {
+  await page.goto(ctx.pageUrl)
+  const body = await page.waitForSelector(READY, { timeout: ctx.timeoutMs })
+  const [task, status] = await body!.evaluate((b) => [b.dataset.task, document.getElementById('status')?.textContent] as const)
+  return taskOrThrow(task, status)
+}
+
+/** Playwright with its default launch (headless), optionally with an init script in every page. */
+async function withPlaywright(ctx: MatrixContext, initScript?: () => void): Promise<string> {
+  const browser = await playwright.launch({ executablePath: ctx.chromium, headless: true, args: CHROMIUM_FLAGS })
+  try {
+    const context = await browser.newContext()
+    if (initScript) await context.addInitScript(initScript)
+    return await playwrightTask(await context.newPage(), ctx)
+  } finally {
+    await browser.close()
+  }
+}
+
+export const playwrightClient: Client = {
+  name: 'Playwright (playwright-core, headless)',
+  expected: 'bot',
+  run: (ctx) => withPlaywright(ctx),
+}
+
+export const puppeteerClient: Client = {
+  name: 'Puppeteer (puppeteer-core, headless)',
+  expected: 'bot',
+  async run(ctx) {
+    const browser = await puppeteerCore.launch({ executablePath: ctx.chromium, headless: true, args: CHROMIUM_FLAGS, userDataDir: `${ctx.dir}/profile` })
+    try {
+      return await puppeteerTask(await browser.newPage(), ctx)
+    } finally {
+      await browser.close()
+    }
+  },
+}
+
+export const stealthClient: Client = {
+  name: 'puppeteer-extra + stealth plugin (headless)',
+  expected: 'bot',
+  async run(ctx) {
+    const pptr = addExtra(puppeteerCore as unknown as Parameters<typeof addExtra>[0])
+    pptr.use(StealthPlugin())
+    const browser = await pptr.launch({ executablePath: ctx.chromium, headless: true, args: CHROMIUM_FLAGS, userDataDir: `${ctx.dir}/profile` })
+    try {
+      return await puppeteerTask((await browser.newPage()) as unknown as PuppeteerPage, ctx)
+    } finally {
+      await browser.close()
+    }
+  },
+}
+
+/** What a stealthy script does without the stealth plugin: a visible window, no automation flag. */
+export const puppeteerHeadfulClient: Client = {
+  name: 'Puppeteer headful on Xvfb, --enable-automation dropped, AutomationControlled off',
+  expected: 'bot',
+  async run(ctx) {
+    const xvfb = await startXvfb()
+    try {
+      const browser = await puppeteerCore.launch({
+        executablePath: ctx.chromium,
+        headless: false,
+        defaultViewport: null,
+        ignoreDefaultArgs: ['--enable-automation'],
+        args: [...CHROMIUM_FLAGS, '--disable-blink-features=AutomationControlled'],
+        userDataDir: `${ctx.dir}/profile`,
+        env: { ...process.env, DISPLAY: xvfb.display },
+      })
+      try {
+        return await puppeteerTask(await browser.newPage(), ctx)
+      } finally {
+        await browser.close()
+      }
+    } finally {
+      await xvfb.stop()
+    }
+  },
+}
+
+export const seleniumClient: Client = {
+  name: 'Selenium WebDriver + chromedriver (headless)',
+  expected: 'bot',
+  async run(ctx) {
+    const options = new chrome.Options()
+    options.setChromeBinaryPath(ctx.chromium)
+    options.addArguments('--headless', ...CHROMIUM_FLAGS, `--user-data-dir=${ctx.dir}/profile`)
+    const service = new chrome.ServiceBuilder(ctx.chromedriver).setPort(0)
+    const driver = await new Builder().forBrowser('chrome').setChromeOptions(options).setChromeService(service).build()
+    try {
+      await driver.get(ctx.pageUrl)
+      const body = await driver.wait(until.elementLocated(By.css(READY)), ctx.timeoutMs)
+      return taskOrThrow(await body.getAttribute('data-task'), await driver.findElement(By.id('status')).getText())
+    } finally {
+      await driver.quit()
+    }
+  },
+}
+
+export const phantomClient: Client = {
+  name: 'PhantomJS globals (Playwright page with callPhantom/_phantom)',
+  expected: 'bot',
+  mustName: ['phantomjs'],
+  // PhantomJS itself is not packaged any more; what a page sees of it is these globals.
+  run: (ctx) =>
+    withPlaywright(ctx, () => {
+      const phantom = { version: { major: 2, minor: 1, patch: 1 } }
+      Object.assign(window, { callPhantom: function callPhantom() {}, _phantom: phantom, phantom })
+    }),
+}
+
+/** Runs a program, returns its stdout; kills its process group after `ms`. */
+function runProgram(cmd: string, args: string[], ms: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()))
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL')
+      } catch {}
+      reject(new Error(`${cmd} did not finish in ${ms} ms`))
+    }, ms)
+    child.on('error', (e) => {
+      clearTimeout(timer)
+      reject(e)
+    })
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      if (code === 0) resolve(out)
+      else reject(new Error(`${cmd} exited with ${code}: ${err.split('\n').filter(Boolean).slice(-3).join(' | ')}`))
+    })
+  })
+}
+
+/** Debian's Chromium 156 as a person's browser sends it. */
+const HEADFUL_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
+
+function dumpDom(ctx: MatrixContext, extra: string[]): Promise<string> {
+  // No DevTools client at all: Chromium loads the page, lets it run for up to 20 s of virtual
+  // time (fast-forwarded while the page is idle), and prints the DOM, with data-task in it.
+  return runProgram(
+    ctx.chromium,
+    ['--headless', ...CHROMIUM_FLAGS, `--user-data-dir=${ctx.dir}/profile`, ...extra, '--virtual-time-budget=20000', '--dump-dom', ctx.pageUrl],
+    ctx.timeoutMs + 30_000,
+  ).then((dom) => {
+    const body = /<body\b[^>]*>/.exec(dom)?.[0] ?? ''
+    const task = /\sdata-task="([^"]+)"/.exec(body)?.[1]
+    return taskOrThrow(task, /id="status"[^>]*>([^<]*)/.exec(dom)?.[1] ?? 'no data-task in the dumped DOM')
+  })
+}
+
+export const dumpDomClient: Client = {
+  name: 'chromium --headless --dump-dom (no driver)',
+  expected: 'bot',
+  run: (ctx) => dumpDom(ctx, []),
+}
+
+/** The same with the HeadlessChrome token replaced: only what headless is, not what it says. */
+export const dumpDomUaClient: Client = {
+  name: 'chromium --headless --dump-dom with a Chrome user agent (no driver)',
+  expected: 'bot',
+  run: (ctx) => dumpDom(ctx, [`--user-agent=${HEADFUL_UA}`]),
+}

@@ -1,0 +1,43 @@
+import { describe, expect, test } from 'bun:test'
+import { markdownTable, rowProblem, type Row } from './report'
+
+const row = (o: Partial<Row>): Row => ({
+  client: 'Playwright',
+  expected: 'bot',
+  verdict: 'bot',
+  score: 0,
+  frameworks: ['playwright', 'headless'],
+  mustName: [],
+  taskId: 'a',
+  seconds: 1,
+  error: null,
+  findings: [],
+  ...o,
+})
+
+describe('rowProblem', () => {
+  test('passes a bot judged bot with a score of 40 or less', () => {
+    expect(rowProblem(row({ score: 40 }))).toBeNull()
+  })
+  test('fails a bot judged suspicious or human, or scored above 40', () => {
+    expect(rowProblem(row({ verdict: 'suspicious', score: 60 }))).toBe('verdict suspicious, expected bot')
+    expect(rowProblem(row({ verdict: 'bot', score: 41 }))).toBe('score 41, expected ≤ 40')
+  })
+  test('passes a person judged human with 90 or more, fails anything less', () => {
+    expect(rowProblem(row({ expected: 'human', verdict: 'human', score: 90 }))).toBeNull()
+    expect(rowProblem(row({ expected: 'human', verdict: 'human', score: 89 }))).toBe('score 89, expected ≥ 90')
+    expect(rowProblem(row({ expected: 'human', verdict: 'suspicious', score: 95 }))).toBe('verdict suspicious, expected human')
+  })
+  test('fails a client that produced no task, and one whose framework was not named', () => {
+    expect(rowProblem(row({ verdict: null, score: null, error: 'timed out' }))).toBe('no result: timed out')
+    expect(rowProblem(row({ mustName: ['phantomjs'] }))).toBe('frameworks do not name phantomjs')
+  })
+})
+
+test('markdownTable has one row per client, marks failures and escapes pipes', () => {
+  const table = markdownTable([row({}), row({ client: 'a | b', expected: 'human', verdict: 'bot', score: 10, frameworks: [] })])
+  const lines = table.split('\n')
+  expect(lines).toHaveLength(4)
+  expect(lines[2]).toBe('| Playwright | bot | bot | 0 | playwright, headless | ✓ |')
+  expect(lines[3]).toBe('| a \\| b | human | bot | 10 | — | ✗ verdict bot, expected human |')
+})

@@ -1,0 +1,53 @@
+// Test databases. Every suite that touches the database runs on each driver returned by
+// testDrivers(): PGlite in memory always, and PostgreSQL when TEST_DATABASE_URL is set (CI sets
+// it to the machine's server). Each PostgreSQL test database is created fresh (CREATE DATABASE)
+// and dropped afterwards, so runs never see each other's rows.
+
+import postgres from 'postgres'
+import { openPglite, openPostgres, type Database } from '../../db/client'
+
+export type DriverName = 'pglite' | 'postgres'
+
+export function testDrivers(): DriverName[] {
+  return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']
+}
+
+export interface TestDatabase extends Database {
+  /** For PostgreSQL: the URL of the fresh database (to open more instances on it). */
+  url?: string
+  /** Closes and, for PostgreSQL, drops the database. */
+  destroy(): Promise<void>
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url)
+  u.pathname = `/${name}`
+  return u.toString()
+}
+
+export async function openTestDatabase(driver: DriverName): Promise<TestDatabase> {
+  if (driver === 'pglite') {
+    const d = await openPglite()
+    await d.migrate()
+    return { ...d, destroy: () => d.close() }
+  }
+  const base = process.env.TEST_DATABASE_URL
+  if (!base) throw new Error('TEST_DATABASE_URL is not set')
+  const name = `antibot_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+  const admin = postgres(base, { max: 1, onnotice: () => {} })
+  await admin.unsafe(`create database "${name}"`)
+  await admin.end()
+  const url = withDatabase(base, name)
+  const d = openPostgres(url, { max: 10 })
+  await d.migrate()
+  return {
+    ...d,
+    url,
+    async destroy() {
+      await d.close()
+      const a = postgres(base, { max: 1, onnotice: () => {} })
+      await a.unsafe(`drop database if exists "${name}" with (force)`)
+      await a.end()
+    },
+  }
+}

@@ -1,0 +1,71 @@
+// Starts the real service (`bun src/main.ts`) as a child process for browser tests, which run
+// under Playwright's Node runner. The server gets a free port, a fresh PGlite data directory
+// (or DATABASE_URL when given), and an operator token so tests can make keys over HTTP.
+// The STUN/TURN listener is off unless a test passes STUN_PORT (its default, 3478, would be
+// shared by every server the tests start at once).
+
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export interface RunningServer {
+  baseUrl: string
+  adminToken: string
+  /** Creates a key through the operator API and returns the secret. */
+  makeKey(opts?: { email?: string; plan?: string }): Promise<string>
+  stop(): Promise<void>
+  output(): string
+}
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'antibot-e2e-'))
+  const adminToken = `e2e-admin-${Math.random().toString(36).slice(2)}-${Date.now()}`
+  const child: ChildProcess = spawn(join(ROOT, 'node_modules/.bin/bun'), ['src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_REQUESTS: 'false', STUN_PORT: 'off', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  const baseUrl = await new Promise<string>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`server did not start in 60 s:\n${out}`)), 60_000)
+    const onData = (d: Buffer) => {
+      out += d.toString()
+      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out)
+      if (m) {
+        clearTimeout(timer)
+        ok(m[1]!)
+      }
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      fail(new Error(`server exited with ${code}:\n${out}`))
+    })
+  })
+  return {
+    baseUrl,
+    adminToken,
+    async makeKey(opts = {}) {
+      const res = await fetch(`${baseUrl}/api/admin/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: opts.email ?? `e2e-${Math.random().toString(36).slice(2)}@example.test`, plan: opts.plan ?? 'free' }),
+      })
+      if (res.status !== 201) throw new Error(`cannot make key: ${res.status} ${await res.text()}`)
+      return ((await res.json()) as { key: string }).key
+    },
+    async stop() {
+      child.removeAllListeners('exit')
+      child.kill('SIGTERM')
+      await new Promise((r) => setTimeout(r, 300))
+      if (child.exitCode === null) child.kill('SIGKILL')
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+    output: () => out,
+  }
+}

@@ -36,6 +36,8 @@ async function runPage(page: Page, before?: () => Promise<void>): Promise<{ scor
 }
 
 const verdictOf = (r: Results, id: string) => r.checks.find((c) => c.id === id)?.verdict
+/** The check's id and what it observed, so that a failed expectation says why. */
+const about = (r: Results, id: string) => `${id}: ${JSON.stringify(r.checks.find((c) => c.id === id)?.observed)}`
 
 test('Playwright-driven headless Chromium is a bot: webdriver, HeadlessChrome and CDP', async ({ page }) => {
   const task = await runPage(page)
@@ -45,7 +47,7 @@ test('Playwright-driven headless Chromium is a bot: webdriver, HeadlessChrome an
   expect(r.frameworks).toContain('headless')
   expect(r.frameworks).toContain('cdp')
   expect(r.frameworks).toContain('webdriver')
-  for (const id of ['webdriver-flag', 'headless-ua', 'headless-worker-ua', 'headless-ua-header', 'cdp-runtime']) expect(verdictOf(r, id), id).toBe('fail')
+  for (const id of ['webdriver-flag', 'headless-ua', 'headless-worker-ua', 'headless-ua-header', 'cdp-runtime']) expect(verdictOf(r, id), about(r, id)).toBe('fail')
   expect(r.leaks.webdriver).toBe(true)
   expect(r.scoring.webdriver).toBe('fail')
   // Nothing in Chromium's own natives may look patched: that would be a false positive.
@@ -56,8 +58,11 @@ test('Playwright-driven headless Chromium is a bot: webdriver, HeadlessChrome an
 })
 
 test('code Playwright evaluates in the page while it runs shows up in stack frames (UtilityScript)', async ({ page }) => {
-  // Hold the probe bundle until Playwright is polling in the page's main world, so that its
-  // polls certainly fall inside the page's watch window (the first 500 ms of the run).
+  // The page watches the DOM lookups for its first 500 ms. So that Playwright's evaluation
+  // certainly falls inside that window however slow the machine, the page's clock is held
+  // still (Playwright's fake clock) from before the probes load until the evaluation is done.
+  await page.clock.install()
+  await page.clock.pauseAt(Date.now() + 1_000)
   let release!: () => void
   const released = new Promise<void>((r) => (release = r))
   await page.route(/\/probes\/bot-detector[^/]*\.js$/, async (route) => {
@@ -65,10 +70,11 @@ test('code Playwright evaluates in the page while it runs shows up in stack fram
     await route.continue()
   })
   const task = await runPage(page, async () => {
-    await page.evaluate(() => document.readyState)
-    const polling = page.waitForFunction(() => document.getElementById('status') !== null && document.body.dataset.task !== undefined, undefined, { polling: 20 })
     release()
-    await polling
+    // Runs in the page's main world through Playwright's UtilityScript, and calls the
+    // wrapped getElementById once the probes have started (the status line says so).
+    await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Running tests'))
+    await page.clock.resume()
   })
   const r = task.results
   expect(verdictOf(r, 'stack-sourceurl')).toBe('fail')

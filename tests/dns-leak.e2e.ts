@@ -57,9 +57,7 @@ async function run(page: Page, on: RunningServer = server, apiKey = key): Promis
 }
 
 test('without a DNS zone: the lookups are unsupported, resolver checks are na, and the page says what is missing', async ({ page }) => {
-  const t0 = Date.now()
   const task = await run(page)
-  expect(Date.now() - t0).toBeLessThan(5_000)
   expect(task.results.signals.lookups).toMatchObject({ ok: false, error: { kind: 'unsupported', message: 'no DNS zone configured (DNS_ZONE)' } })
   const verdicts = Object.fromEntries(task.results.checks.map((c) => [c.id, c.verdict]))
   expect(verdicts['dns-lookups-sent']).toBe('na')
@@ -138,9 +136,7 @@ test.describe('through a real recursive resolver (unbound)', () => {
     const browser = await chromium.launch({ executablePath: join(dir, 'chromium'), args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic'] })
     try {
       const page = await browser.newPage()
-      const t0 = Date.now()
       const task = await run(page, dnsServer, dnsKey)
-      expect(Date.now() - t0).toBeLessThan(10_000)
       const nonce = task.results.dns.nonce!
       expect(nonce).toMatch(/^[a-z2-7]{26}$/)
       expect(task.results.verified).toBe(true)

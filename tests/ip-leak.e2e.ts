@@ -26,9 +26,7 @@ async function run(page: Page) {
 }
 
 test('default headless Chromium on loopback: nothing leaks, IPv4 reaches the service', async ({ page }) => {
-  const t0 = Date.now()
   const { task, verdicts } = await run(page)
-  expect(Date.now() - t0).toBeLessThan(5_000)
   expect(task.results.ip.scope).toBe('loopback')
   expect(verdicts['http-address']).toBe('na')
   expect(verdicts['proxy-headers']).toBe('pass')

@@ -44,9 +44,7 @@ test('webrtc-leak: the TURN listener files the browser’s UDP source under the 
     return page.locator('body').getAttribute('data-stun-port')
   })()
   expect(Number(port)).toBeGreaterThan(0)
-  const t0 = Date.now()
   const { task, byId } = await run(page, 'webrtc-leak')
-  expect(Date.now() - t0).toBeLessThan(5_000)
   const evidence = task.results.server.evidence ?? []
   const turn = evidence.filter((e) => e.kind === 'turn')
   expect(turn.length).toBeGreaterThan(0)
@@ -60,7 +58,6 @@ test('webrtc-leak: the TURN listener files the browser’s UDP source under the 
   // The listener records and refuses to relay: one 403 for the TURN URL, no relay candidate.
   expect(ice.errors.map((e) => e.code)).toContain(403)
   expect(ice.candidates.some((c) => / typ relay /.test(c))).toBe(false)
-  expect(ice.gatheringMs).toBeLessThan(1_500)
 
   for (const id of ['stun-observed-address', 'turn-relay-address']) {
     expect(byId[id]!.verdict, id).not.toBe('na')

@@ -5,13 +5,14 @@
 // ClientHello (JA4 t13…) and the HTTP/2 fingerprint under the page's nonce; the task carries
 // them in results.server.evidence and the fingerprint checks pass for Chromium.
 
+import { execFile } from 'node:child_process'
 import { chromium, expect, test, type Browser } from '@playwright/test'
 import { startServer, type RunningServer } from './support/server'
 
 interface Task {
   score: number
   results: {
-    checks: Array<{ id: string; verdict: string; expected: string; observed: unknown }>
+    checks: Array<{ id: string; verdict: string; expected: string; observed: unknown; source: string }>
     tls: Record<string, unknown>
     http2: Record<string, unknown>
     claimed: { family: string; engine: string }
@@ -22,8 +23,8 @@ interface Task {
   }
 }
 
-async function runTool(server: RunningServer, key: string, page: import('@playwright/test').Page): Promise<Task> {
-  await page.goto(`${server.baseUrl}/tools/tls-fingerprint`)
+async function runTool(server: RunningServer, key: string, page: import('@playwright/test').Page, tool = 'tls-fingerprint'): Promise<Task> {
+  await page.goto(`${server.baseUrl}/tools/${tool}`)
   const id = await page.locator('body[data-task]').getAttribute('data-task', { timeout: 30_000 })
   const res = await fetch(`${server.baseUrl}/api/antibot/tasks/${id}`, { headers: { authorization: `Bearer ${key}` } })
   return (await res.json()) as Task
@@ -88,7 +89,49 @@ test.describe('with the TLS evidence listener (TLS_PORT=0)', () => {
     expect(task.results.tls).toMatchObject({ ja4: tls.ja4, family: 'chromium', version: 'TLS 1.3' })
     expect(task.results.http2).toMatchObject({ akamai: h2.akamai, family: 'chromium' })
     await expect(page.getByRole('region', { name: 'Results' })).toContainText('TLS stack seen: Chromium (BoringSSL)')
-    console.log(JSON.stringify({ tls: { ja4: tls.ja4, ja4_r: tls.ja4_r, ja3n_hash: tls.ja3n_hash, ja3_hash: tls.ja3_hash, negotiated: tls.negotiated }, akamai: h2.akamai, tlsParams: by['tls-parameters'] }))
     await page.close()
+  })
+
+  test('bot-detector opens the listener too: its TLS and HTTP/2 checks judge this browser’s own handshake', async () => {
+    const page = await browser.newPage()
+    const task = await runTool(server, key, page, 'bot-detector')
+    const kinds = task.results.server.evidence.map((e) => e.kind)
+    expect(kinds).toEqual(expect.arrayContaining(['tls', 'http2']))
+    const by = Object.fromEntries(task.results.checks.map((c) => [c.id, c]))
+    // HeadlessChrome claims Chrome, and the handshake is Chromium's: consistent, so these pass
+    // (the page is still a bot, for other reasons).
+    expect(by['tls-fingerprint']).toMatchObject({ verdict: 'pass', source: 'server' })
+    expect(String(by['tls-fingerprint']!.observed)).toMatch(/^t13i\d{4}h2_8daaf6152771_.*Chromium/)
+    expect(by['http2-fingerprint']).toMatchObject({ verdict: 'pass', source: 'server' })
+    await page.close()
+  })
+
+  test('http-headers reads header order off the wire: Playwright’s Accept-Language override shows, plain Chromium passes', async () => {
+    const page = await browser.newPage()
+    const task = await runTool(server, key, page, 'http-headers')
+    const by = Object.fromEntries(task.results.checks.map((c) => [c.id, c]))
+    // Bun lists the POST's headers sorted; the listener kept the order Chromium sent, in which
+    // the Accept-Language Playwright adds through the DevTools protocol sits near User-Agent.
+    expect(by['header-order']).toMatchObject({ verdict: 'fail', observed: { broken: ['accept-encoding after accept-language'] } })
+    expect(JSON.stringify(by['header-order']!.observed)).toContain('wire order')
+    expect(by['header-case-http-version']).toMatchObject({ verdict: 'pass' })
+    expect(String(by['header-case-http-version']!.observed)).toMatch(/^HTTP\/2/)
+    await page.close()
+
+    // The same Chromium without a driver: headless, dumping the DOM once the page has run.
+    const html = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+        ['--headless', '--no-sandbox', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--ignore-certificate-errors', '--virtual-time-budget=15000', '--dump-dom', `${server.baseUrl}/tools/http-headers`],
+        { timeout: 45_000, maxBuffer: 8 << 20 },
+        (err, stdout) => (err ? reject(err) : resolve(stdout)),
+      ),
+    )
+    const id = /data-task="([0-9a-f-]{36})"/.exec(html)?.[1]
+    expect(id, 'the page stored a task').toBeDefined()
+    const plain = (await (await fetch(`${server.baseUrl}/api/antibot/tasks/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as Task
+    const h2 = plain.results.server.evidence.find((e) => e.kind === 'http2')!.data
+    expect((h2.header_order as string[]).slice(-3)).toEqual(['accept-encoding', 'accept-language', 'priority'])
+    expect(plain.results.checks.find((c) => c.id === 'header-order')).toMatchObject({ verdict: 'pass' })
   })
 })

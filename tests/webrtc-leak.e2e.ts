@@ -30,9 +30,7 @@ async function run(page: Page): Promise<{ task: Task; verdicts: Record<string, s
 const launch = { executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-dev-shm-usage'] }
 
 test('default headless Chromium: mDNS host names pass, STUN/TURN are pending, and the page says so', async ({ page }) => {
-  const t0 = Date.now()
   const { task, verdicts } = await run(page)
-  expect(Date.now() - t0).toBeLessThan(5_000)
   expect(verdicts['webrtc-api']).toBe('pass')
   expect(verdicts['mdns-host-candidates']).toBe('pass')
   expect(verdicts['public-address-leak']).toBe('pass')

@@ -5,13 +5,26 @@
 import type { SignalResult } from '../../src/core/signal'
 import { ProbeError } from './errors'
 
-export type Source<T> = () => T | Promise<T>
+export type Source<T> = (() => T | Promise<T>) & { timeoutMs?: number }
 export type Sources = Record<string, Source<unknown>>
 export type Collected<S extends Sources> = { [K in keyof S]: SignalResult<Awaited<ReturnType<S[K]>>> }
 
+/**
+ * A source that may take longer than the page's per-signal timeout. Workers are the case: a
+ * dedicated worker starts on its own thread, and on a busy machine (or in a cold browser) its
+ * first answer can take seconds, which is slowness, not a lie. The page waits longer only when
+ * the source is really slow.
+ */
+export function patient<T>(source: () => T | Promise<T>, timeoutMs: number): Source<T> {
+  const wrapped: Source<T> = () => source()
+  wrapped.timeoutMs = timeoutMs
+  return wrapped
+}
+
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now())
 
-export async function runSource<T>(source: Source<T>, timeoutMs: number): Promise<SignalResult<T>> {
+export async function runSource<T>(source: Source<T>, pageTimeoutMs: number): Promise<SignalResult<T>> {
+  const timeoutMs = Math.max(pageTimeoutMs, source.timeoutMs ?? 0)
   const t0 = now()
   let timer: ReturnType<typeof setTimeout> | undefined
   try {

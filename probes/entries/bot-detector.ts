@@ -15,6 +15,7 @@ import { pointerMedia } from '../signals/pointer-media'
 import { iframeScope, pageScope, workerScope } from '../signals/scope-snapshot'
 import { screenMetrics } from '../signals/screen'
 import { watchStackLeaks } from '../signals/stack-leaks'
+import { tlsEvidence } from '../signals/tls-evidence'
 import { webdriverFlag } from '../signals/webdriver'
 import { webglGpu } from '../signals/webgl-gpu'
 import { windowMetrics } from '../signals/window-metrics'
@@ -46,4 +47,5 @@ void runToolPage('bot-detector', {
   frames: () => animationFrames(),
   pointer: () => pointerMedia(),
   navRate: () => navigationRateLimit(),
+  tlsEvidence,
 })

@@ -6,6 +6,7 @@ import { languages } from '../signals/languages'
 import { navigatorProps } from '../signals/navigator-props'
 import { pageContext } from '../signals/page-context'
 import { privacyPrefs } from '../signals/privacy-prefs'
+import { tlsEvidence } from '../signals/tls-evidence'
 import { uaClientHints } from '../signals/ua-client-hints'
 
 void runToolPage('http-headers', {
@@ -14,4 +15,5 @@ void runToolPage('http-headers', {
   uaData: uaClientHints,
   privacy: privacyPrefs,
   context: pageContext,
+  tlsEvidence,
 })

@@ -6,7 +6,7 @@
 // After FingerprintJS src/sources/canvas.ts and CreepJS src/canvas.
 
 import { hashHex } from '../core/hash'
-import { runInWorker } from '../core/worker'
+import { inWorker, runInWorker } from '../core/worker'
 import { ProbeError } from '../core/errors'
 
 export interface Canvas2dImage {
@@ -91,7 +91,7 @@ export function canvas2dHash(): Canvas2dHash {
 }
 
 /** The same drawing on an OffscreenCanvas in a worker: must equal the page's. */
-export async function workerCanvas2dHash(): Promise<Canvas2dHash> {
+export const workerCanvas2dHash = inWorker(async (): Promise<Canvas2dHash> => {
   if (typeof OffscreenCanvas === 'undefined') throw new ProbeError('unsupported', 'no OffscreenCanvas')
   return hashed(await runInWorker(drawScene2d))
-}
+})

@@ -2,10 +2,10 @@
 // Permissions.prototype.query (or of Notification) does not reach the worker's own globals, so
 // its answers differ. Firefox exposes navigator.permissions to workers only since version 125.
 
-import { runInWorker } from '../core/worker'
+import { inWorker, runInWorker } from '../core/worker'
 
-export function permissionsInWorker() {
-  return runInWorker(async () => {
+export const permissionsInWorker = inWorker(() =>
+  runInWorker(async () => {
     const p = (self.navigator as Navigator & { permissions?: Permissions }).permissions
     if (!p || typeof p.query !== 'function') return { supported: false, states: {} as Record<string, string> }
     const states: Record<string, string> = {}
@@ -17,5 +17,5 @@ export function permissionsInWorker() {
       }
     }
     return { supported: true, states }
-  })
-}
+  }),
+)

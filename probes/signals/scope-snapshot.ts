@@ -6,7 +6,7 @@
 // CreepJS compares the same way (src/worker); so does BotD for the iframe.
 
 import { ProbeError } from '../core/errors'
-import { runInWorker } from '../core/worker'
+import { inWorker, runInWorker } from '../core/worker'
 
 export interface ScopeSnapshot {
   userAgent: string
@@ -69,6 +69,4 @@ export function iframeScope(): ScopeSnapshot {
   }
 }
 
-export function workerScope(): Promise<ScopeSnapshot> {
-  return runInWorker(scopeSnapshot)
-}
+export const workerScope = inWorker((): Promise<ScopeSnapshot> => runInWorker(scopeSnapshot))

@@ -2,10 +2,10 @@
 // workers too; spoofing done by patching the page's Date/Intl/navigator usually does not
 // reach them (a worker has its own globals), so a different zone there is a forgotten patch.
 
-import { runInWorker } from '../core/worker'
+import { inWorker, runInWorker } from '../core/worker'
 
-export function workerTime() {
-  return runInWorker(() => {
+export const workerTime = inWorker(() =>
+  runInWorker(() => {
     const y = new Date().getUTCFullYear()
     const o = Intl.DateTimeFormat().resolvedOptions()
     return {
@@ -17,5 +17,5 @@ export function workerTime() {
       language: String(navigator.language ?? '').slice(0, 64),
       languages: Array.from(navigator.languages ?? []).slice(0, 16).map((l) => String(l).slice(0, 64)),
     }
-  })
-}
+  }),
+)

@@ -10,7 +10,7 @@
 
 import { hashHex } from '../core/hash'
 import { ProbeError } from '../core/errors'
-import { runInWorker } from '../core/worker'
+import { inWorker, runInWorker } from '../core/worker'
 
 export interface WebglRaw {
   vendor: string
@@ -135,7 +135,7 @@ export function webglInfo(): WebglSummary {
   return summarise(readWebgl(document.createElement('canvas')))
 }
 
-export async function workerWebglInfo(): Promise<WebglSummary> {
+export const workerWebglInfo = inWorker(async (): Promise<WebglSummary> => {
   if (typeof OffscreenCanvas === 'undefined') throw new ProbeError('unsupported', 'no OffscreenCanvas')
   return summarise(await runInWorker(readWebgl))
-}
+})

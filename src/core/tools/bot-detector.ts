@@ -18,6 +18,7 @@ import { parseBrandList, parseSfBoolean, parseSfString, parseUserAgent, uaHintMi
 import { header, type ServerObservation } from './observation'
 import { FAMILY_NAME, familyVerdict, http2Family, tlsFamily } from '../tls-families'
 import { tlsEvidenceOf } from './tls-fingerprint'
+import { TlsEvidenceProbeSchema } from './client-signals'
 import { defineTool, type JudgeContext } from './types'
 import { hostingVerdict, intelOf, networkText, whyNoIntel, type HostingPolicy } from './ip-intel'
 
@@ -98,6 +99,8 @@ export const BotDetectorSignals = Type.Object({
   frames: Signal(Type.Object({ frames: Num, ticks: Num, waitedMs: Num, firstFrameMs: NNum, steadyAtMs: NNum, maxTicksWithoutFrame: Num, visible: Bool })),
   pointer: Signal(Type.Object({ pointer: NStr(8), anyPointer: List(8, 3), hover: NStr(8), anyHover: List(8, 2) })),
   navRate: Signal(Type.Object({ calls: Num, accepted: Num, lastApplied: NNum, error: NStr(200) })),
+  /** Optional: pages from before the TLS evidence listener, and other clients, do not send it. */
+  tlsEvidence: Type.Optional(Signal(TlsEvidenceProbeSchema)),
 })
 export type BotDetectorSignals = Static<typeof BotDetectorSignals>
 

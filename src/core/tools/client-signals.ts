@@ -38,3 +38,16 @@ export const LanguagesSchema = Type.Object({ language: Str(64), languages: Type.
 
 /** probes/signals/navigator-props.ts (the members the network tools read). */
 export const NavigatorUaSchema = Type.Object({ userAgent: Str(1024), platform: Str(128) })
+
+/**
+ * probes/signals/tls-evidence.ts: the page's fresh connection to the TLS evidence listener
+ * (TLS_PORT), which files the ClientHello and HTTP/2 preface under the page's nonce. `reached`
+ * says whether the exchange completed; the evidence itself is read on the server, never from
+ * this signal.
+ */
+export const TlsEvidenceProbeSchema = Type.Object({
+  port: Type.Integer({ minimum: 1, maximum: 65535 }),
+  nonce: Type.String({ pattern: '^[a-z2-7]{26}$' }),
+  reached: Type.Boolean(),
+  ms: Type.Number(),
+})

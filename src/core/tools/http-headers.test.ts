@@ -124,6 +124,28 @@ describe('http-headers judge', () => {
     expect(httpHeaders.judge(signals(), o).checks.find((c) => c.id === 'header-case-http-version')!.verdict).toBe('na')
   })
 
+  test("header order is judged from the TLS listener's wire order when the request's own order is lost", () => {
+    const sorted = chromeHeaders().sort(([a], [b]) => (a < b ? -1 : 1))
+    const o = obs(sorted)
+    const order = (evidence: ServerObservation['evidence']) => httpHeaders.judge(signals(), { ...o, evidence }).checks.find((c) => c.id === 'header-order')!
+    expect(order(undefined).verdict).toBe('na')
+    // Chromium 156's HTTP/2 HEADERS for the page's fetch to the listener, captured from
+    // `chromium --headless --dump-dom` (tests/tls-fingerprint.e2e.ts runs the same).
+    const chromium = ['pragma', 'cache-control', 'sec-ch-ua-platform', 'user-agent', 'sec-ch-ua', 'sec-ch-ua-mobile', 'accept', 'origin', 'sec-fetch-site', 'sec-fetch-mode', 'sec-fetch-dest', 'referer', 'accept-encoding', 'accept-language', 'priority']
+    const good = order([{ kind: 'http2', data: { header_order: chromium }, observedAt: 'x' }])
+    expect(good.verdict).toBe('pass')
+    expect(String(good.observed)).toContain('wire order')
+    // The same browser driven by Playwright, whose locale override adds Accept-Language as an
+    // extra header, early (captured likewise): the order gives the automation away.
+    const playwright = ['pragma', 'cache-control', 'sec-ch-ua-platform', 'user-agent', 'sec-ch-ua', 'accept-language', 'sec-ch-ua-mobile', 'accept', 'origin', 'sec-fetch-site', 'sec-fetch-mode', 'sec-fetch-dest', 'referer', 'accept-encoding', 'priority']
+    const driven = order([{ kind: 'http2', data: { header_order: playwright }, observedAt: 'x' }])
+    expect(driven.verdict).toBe('fail')
+    expect(driven.observed).toMatchObject({ broken: ['accept-encoding after accept-language'] })
+    // An HTTP/1 record gives the order too (names compared in lower case).
+    const h1 = order([{ kind: 'http1', data: { version: 'HTTP/1.1', headers: chromium.map((n) => [n.replace(/^./, (c) => c.toUpperCase()), 'v']) }, observedAt: 'x' }])
+    expect(h1.verdict).toBe('pass')
+  })
+
   test('Firefox behind a Chrome UA switcher: no userAgentData, no client hints, Firefox headers', () => {
     const headers: Array<[string, string]> = [
       ['host', 'antibot.example'],

@@ -15,7 +15,7 @@ import { check, type Check, type CheckDef } from '../checks'
 import { checkOrder, looksSorted } from '../header-order'
 import { Signal, valueOf, whyMissing } from '../signal'
 import { brandsClaim, parseBrandList, parseSfBoolean, parseSfString, parseUserAgent, uaHintMismatches, type Brand, type ClaimedBrowser } from '../user-agent'
-import { LanguagesSchema, NavigatorUaSchema, PageContextSchema, UaClientHintsSchema } from './client-signals'
+import { LanguagesSchema, NavigatorUaSchema, PageContextSchema, TlsEvidenceProbeSchema, UaClientHintsSchema } from './client-signals'
 import { evidenceOf, header, type ServerObservation } from './observation'
 import { defineTool } from './types'
 
@@ -25,10 +25,24 @@ export const HttpHeadersSignals = Type.Object({
   uaData: Signal(UaClientHintsSchema),
   privacy: Signal(Type.Object({ globalPrivacyControl: Type.Union([Type.Boolean(), Type.Null()]), doNotTrack: Type.Union([Type.String({ maxLength: 16 }), Type.Null()]) })),
   context: Signal(PageContextSchema),
+  /** Optional: the page's connection to the TLS evidence listener, whose record keeps header names as sent. */
+  tlsEvidence: Type.Optional(Signal(TlsEvidenceProbeSchema)),
 })
 export type HttpHeadersSignals = Static<typeof HttpHeadersSignals>
 
 const RAW_LISTENER = "needs the TLS evidence listener's record of this page's connection (TLS_PORT), which keeps header names as sent"
+
+/** Header names of the page's connection in the order they were sent, from the TLS evidence listener's record. */
+function wireHeaderOrder(server: ServerObservation): string[] | null {
+  const h2 = evidenceOf(server, 'http2')[0] as { header_order?: unknown } | undefined
+  if (h2 && Array.isArray(h2.header_order) && h2.header_order.every((n) => typeof n === 'string')) return h2.header_order as string[]
+  const h1 = evidenceOf(server, 'http1')[0] as { headers?: unknown } | undefined
+  if (h1 && Array.isArray(h1.headers)) {
+    const names = (h1.headers as unknown[]).filter((h): h is [string, string] => Array.isArray(h) && typeof h[0] === 'string').map((h) => h[0].toLowerCase())
+    return names.length ? names : null
+  }
+  return null
+}
 
 const DEFS = {
   automation: { id: 'ua-automation', name: 'User-Agent names a browser, not a headless one or a library', source: 'server', weight: 60, why: 'HeadlessChrome, PhantomJS, Electron, curl, python-requests, Go, Java and crawler names in the User-Agent header say outright that no person is browsing. Headless Chromium keeps "HeadlessChrome" unless the script overrides it. No false positives beyond deliberate testing.' },
@@ -44,7 +58,7 @@ const DEFS = {
   present: { id: 'browser-headers-present', name: 'Headers every browser sends are present', source: 'server', weight: 30, why: 'A fetch() POST from a page always carries Host, User-Agent, Accept, Accept-Language, Accept-Encoding and Origin. HTTP libraries and hand-made requests typically miss Accept-Language or Origin.' },
   acceptEncoding: { id: 'accept-encoding', name: 'Accept-Encoding lists what the browser supports', source: 'server', weight: 15, why: 'Browsers always offer gzip and deflate, and in secure contexts Brotli (Chrome 50+, Firefox 44+, Safari) and Zstandard (Chrome 123+, Firefox 126+). Libraries offer less or only gzip. Missing br/zstd only warns: an enterprise policy or a rewriting proxy can remove them.' },
   secFetch: { id: 'sec-fetch', name: 'Sec-Fetch-* headers describe a same-origin fetch', source: 'server', weight: 25, why: 'Chromium 76+, Firefox 90+ and Safari 16.4+ add Sec-Fetch-Site/Mode/Dest to every request to a secure origin; a fetch() from the page is same-origin/cors/empty. Missing or different values mean the request was made outside the browser or replayed.' },
-  order: { id: 'header-order', name: 'Header order is typical of the claimed browser', source: 'server', weight: 25, why: 'Each engine writes headers in its own fixed order (Chromium: client hints around User-Agent, Accept-Encoding then Accept-Language last; Firefox: User-Agent right after Host, Accept-Language before Accept-Encoding). HTTP libraries and proxies that rebuild requests use their own order.' },
+  order: { id: 'header-order', name: 'Header order is typical of the claimed browser', source: 'server', weight: 25, why: 'Each engine writes headers in its own fixed order (Chromium: client hints around User-Agent, Accept-Encoding then Accept-Language last; Firefox: User-Agent right after Host, Accept-Language before Accept-Encoding). HTTP libraries and proxies that rebuild requests use their own order, and headers added through a browser\'s automation protocol land out of place (Playwright\'s locale override puts Accept-Language next to User-Agent). The order is read off the wire by the TLS evidence listener.' },
   raw: { id: 'header-case-http-version', name: 'Header case and HTTP version fit the browser', source: 'server', weight: 15, why: 'Over HTTP/1.1 browsers write headers in their own capitalisation (Chrome: "User-Agent", "sec-ch-ua"), and they use HTTP/2 or 3 wherever offered; libraries write other cases and stay on HTTP/1.1.' },
   automationHeaders: { id: 'automation-headers', name: 'No headers added by automation tools', source: 'server', weight: 30, why: 'Some tools add headers of their own: X-DevTools-Emulate-Network-Conditions-Client-Id (older Chrome under DevTools/Puppeteer network emulation), Postman-Token, scraping-proxy headers. No browser sends them on its own.' },
   dnt: { id: 'dnt-header', name: 'DNT header agrees with navigator.doNotTrack', source: 'server', weight: 10, why: 'With Do Not Track enabled, the browser sends DNT: 1 and reports "1" in navigator.doNotTrack. One without the other means the header or property was set by a tool; an extension that adds only the header is the known false positive, so it only warns.' },
@@ -259,13 +273,18 @@ export const httpHeaders = defineTool({
       checks.push(check(DEFS.secFetch, { verdict: ok ? 'pass' : 'fail', observed: ok ? 'same-origin, cors, empty' : fetchMeta, expected: 'sec-fetch-site: same-origin, sec-fetch-mode: cors, sec-fetch-dest: empty' }))
     }
 
-    const sorted = looksSorted(names)
+    // Arrival order: Bun's Request.headers lists names sorted, so the order of this request is
+    // lost. The TLS evidence listener reads the page's own connection off the wire (HTTP/2
+    // HEADERS or the HTTP/1 head), so its record, when there is one, is the order to judge.
+    const wireOrder = wireHeaderOrder(server)
+    const orderNames = wireOrder ?? names
+    const sorted = !wireOrder && looksSorted(names)
     const orderFamily = claimed.engine === 'blink' ? 'chromium' : claimed.engine === 'gecko' ? 'firefox' : null
-    const nameList = names.join(', ')
+    const nameList = `${orderNames.join(', ')}${wireOrder ? ' (wire order, from the TLS evidence listener)' : ''}`
     if (sorted) checks.push(na(DEFS.order, `the arrival order: this listing is alphabetical (Bun's Request.headers sorts names), so the order is lost; ${RAW_LISTENER} in arrival order`, `${names.length} names, in alphabetical order`))
     else if (!orderFamily) checks.push(na(DEFS.order, 'order rules exist for Chromium and Firefox only', nameList))
     else {
-      const o = checkOrder(names, orderFamily)
+      const o = checkOrder(orderNames, orderFamily)
       if (o.applied < 2) checks.push(na(DEFS.order, 'too few of the ordered headers to judge', nameList))
       else checks.push(check(DEFS.order, { verdict: o.broken.length ? 'fail' : 'pass', observed: o.broken.length ? { broken: o.broken, names: nameList } : nameList, expected: `${orderFamily} header order` }))
     }

@@ -64,10 +64,12 @@ export const Task = Type.Object(
 
 export const SignalsSubmission = Type.Object(
   {
-    signals: Type.Object({}, {
-      additionalProperties: true,
-      description: 'What the tool page collected, in the tool’s own shape; the service validates it and judges it.',
-    }),
+    signals: Type.Optional(
+      Type.Object({}, {
+        additionalProperties: true,
+        description: 'What the tool page collected, in the tool’s own shape; the service validates it and judges it. Omitted by clients that run no JavaScript.',
+      }),
+    ),
   },
   {
     additionalProperties: true,
@@ -103,7 +105,7 @@ export function resultsComponents(): Record<string, TSchema> {
     type: 'object',
     anyOf: [{ $ref: '#/components/schemas/BotDetectorSubmission' }, { $ref: '#/components/schemas/SignalsSubmission' }],
     description:
-      'For `bot-detector`: an object of the interface spec’s shape (BotDetectorSubmission), or signals. For the other tools: the signals their page collected (SignalsSubmission). The score is always the service’s own: `results.summary.score` as it computes it.',
+      'For `bot-detector`: an object of the interface spec’s shape (BotDetectorSubmission), or signals. For the other tools: the signals their page collected (SignalsSubmission), or `{}` from a client that runs no JavaScript: the task is then judged on what the service observed (headers, address, and the listeners’ evidence under `nonce`), and every client-side check is `na`. The score is always the service’s own: `results.summary.score` as it computes it.',
   })
   return components
 }

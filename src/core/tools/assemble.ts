@@ -3,7 +3,7 @@
 // checks, summary and score. The task's score is always results.summary.score.
 
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
-import type { TSchema } from '@sinclair/typebox'
+import { TypeGuard, type TSchema } from '@sinclair/typebox'
 import { check, summarize, type Check, type CheckDef } from '../checks'
 import { consistencyOf } from '../consistency'
 import { formatTimestamp } from '../month'
@@ -53,6 +53,20 @@ export function serverEvidence(server: ServerObservation) {
   }
 }
 
+export const NOT_SENT = 'not sent: the client submitted no signals, so only what the service observed is judged'
+
+/**
+ * The signals of a client that sent none (curl, an HTTP library, a scraper's own stack): every
+ * required signal is a typed `error` saying so, and optional ones are left out.
+ */
+function unsentSignals(schema: TSchema): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  const props = TypeGuard.IsObject(schema) ? schema.properties : {}
+  const required = new Set(TypeGuard.IsObject(schema) ? (schema.required ?? []) : [])
+  for (const name of Object.keys(props)) if (required.has(name)) out[name] = { ok: false, error: { kind: 'error', message: NOT_SENT }, ms: 0 }
+  return out
+}
+
 export function assembleResults(tool: ToolId, submitted: Record<string, unknown>, server: ServerObservation, ctx: JudgeContext = {}): AssembleResult {
   const def = TOOL_DEFINITIONS[tool]
   let checks: Check[]
@@ -67,8 +81,15 @@ export function assembleResults(tool: ToolId, submitted: Record<string, unknown>
     const err = firstError(compile('spec:bot-detector', BotDetectorSpecResults), submitted, 'results')
     if (err) return { ok: false, error: err }
     checks = checksFromSpecScoring(submitted as never)
+  } else if (def) {
+    // No signals: a client that runs no JavaScript (curl, an HTTP library) still gets what the
+    // service saw judged — its headers, address, and the listeners' evidence under its nonce.
+    // Nothing the client did not say can pass or fail: every client-side check is `na`.
+    const judged = def.judge(unsentSignals(def.signals) as never, server, ctx)
+    checks = judged.checks.map((c) => (c.source === 'client' ? { ...c, verdict: 'na' as const, points: 0, observed: null, expected: NOT_SENT } : c))
+    sections = judged.sections ?? {}
   } else {
-    return { ok: false, error: `results.signals is required for tool '${tool}': the tool page sends the signals it collected and the service judges them` }
+    return { ok: false, error: `unknown tool '${tool}'` }
   }
   const summary = summarize(checks)
   // `verified`: the submission came from a page this service rendered (its single-use nonce),

@@ -1,0 +1,49 @@
+import { describe, expect, test } from 'bun:test'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { resultsSchema } from '../results'
+import { TOOL_IDS } from '../tools'
+import { assembleResults, NOT_SENT } from './assemble'
+import type { ServerObservation } from './observation'
+
+const CURL = 'curl/7.88.1'
+
+function curlRequest(over: Partial<ServerObservation> = {}): ServerObservation {
+  return { ip: '127.0.0.1', userAgent: CURL, headers: [['accept', '*/*'], ['host', '127.0.0.1:3000'], ['user-agent', CURL]], receivedAt: Date.UTC(2026, 10, 21), nonce: 'missing', ...over }
+}
+
+describe('a client that sends no signals (curl, an HTTP library)', () => {
+  for (const tool of TOOL_IDS.filter((t) => t !== 'bot-detector')) {
+    test(`${tool}: stored and judged on what the service saw; no client check passes or fails`, () => {
+      const r = assembleResults(tool, {}, curlRequest())
+      expect(r.ok).toBe(true)
+      if (!r.ok) return
+      const checks = r.results.checks as Array<{ source: string; verdict: string; expected: string }>
+      expect(checks.length).toBeGreaterThan(0)
+      for (const c of checks.filter((c) => c.source === 'client')) expect(c).toMatchObject({ verdict: 'na', expected: NOT_SENT })
+      // Nothing the client did not send is stored as if it had.
+      expect(r.results.signals).toBeUndefined()
+      // What is stored is what GET serves, in its documented shape.
+      expect(TypeCompiler.Compile(resultsSchema(tool)).Check(r.results)).toBe(true)
+    })
+  }
+
+  test('http-headers: curl’s User-Agent fails on the server side alone', () => {
+    const r = assembleResults('http-headers', {}, curlRequest())
+    if (!r.ok) throw new Error(r.error)
+    const checks = r.results.checks as Array<{ id: string; verdict: string }>
+    expect(checks.find((c) => c.id === 'ua-automation')?.verdict).toBe('fail')
+    expect(r.score).toBeLessThan(100)
+  })
+
+  test('bot-detector keeps the spec’s shape: an empty results object is refused, naming what is missing', () => {
+    const r = assembleResults('bot-detector', {}, curlRequest())
+    expect(r).toMatchObject({ ok: false })
+    if (!r.ok) expect(r.error).toStartWith('results.summary')
+  })
+
+  test('signals that are sent must be valid: a half-written object is still refused', () => {
+    const r = assembleResults('ip-leak', { signals: { ice: 1 } }, curlRequest())
+    expect(r).toMatchObject({ ok: false })
+    if (!r.ok) expect(r.error).toStartWith('results.signals')
+  })
+})

@@ -7,6 +7,7 @@ import { countTasks } from '../db/tasks'
 import { verifyDetached } from '../src/core/jws'
 import { buildTestApp, makeKey, specBotResults } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
+import { createLocalJWKSet, flattenedVerify, type JSONWebKeySet } from 'jose'
 
 for (const driver of testDrivers()) {
   describe(`evidence and signatures (${driver})`, () => {
@@ -100,6 +101,20 @@ for (const driver of testDrivers()) {
       expect(verifyDetached(jws, body.replace('"score":', '"score": '), keyFor).ok).toBe(false)
       const unauthorized = await app.handle(new Request(`http://localhost/api/antibot/tasks/${created.task_id}`))
       expect(unauthorized.headers.get('jws-signature')).toBeNull()
+    })
+
+    test('an independent JOSE library (jose) verifies the detached signature with the published JWKS', async () => {
+      const created = (await (await post({ tool: 'bot-detector', results: specBotResults() })).json()) as { task_id: string }
+      const res = await get(created.task_id)
+      const body = await res.text()
+      const [protectedHeader, empty, signature] = res.headers.get('jws-signature')!.split('.')
+      expect(empty).toBe('')
+      const jwks = createLocalJWKSet((await (await app.handle(new Request('http://localhost/.well-known/jwks.json'))).json()) as JSONWebKeySet)
+      const verified = await flattenedVerify({ protected: protectedHeader!, payload: Buffer.from(body).toString('base64url'), signature: signature! }, jwks, { algorithms: ['EdDSA', 'Ed25519'] })
+      expect(new TextDecoder().decode(verified.payload)).toBe(body)
+      expect(verified.protectedHeader).toMatchObject({ alg: 'EdDSA' })
+      const changed = Buffer.from(body.replace('"score":', '"score": ')).toString('base64url')
+      await expect(flattenedVerify({ protected: protectedHeader!, payload: changed, signature: signature! }, jwks)).rejects.toThrow()
     })
   })
 }

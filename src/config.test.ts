@@ -21,6 +21,7 @@ describe('parseConfig', () => {
       tlsPort: undefined,
       tlsCertFile: undefined,
       tlsKeyFile: undefined,
+      tlsFingerprintHeaders: undefined,
       stunPort: 3478,
       dnsZone: undefined,
       dnsPort: 53,
@@ -110,6 +111,23 @@ describe('parseConfig', () => {
     }
     expect(message).toContain('PORT:')
     expect(message).toContain('DB_POOL_SIZE:')
+  })
+
+  test('reads TLS_FINGERPRINT_HEADERS into a field → lower-case header map', () => {
+    const c = parseConfig({ TRUSTED_PROXIES: '10.0.0.1', TLS_FINGERPRINT_HEADERS: 'ja4=X-JA4, ja3=X-JA3,akamai=X-HTTP2-Fingerprint,ja3_hash=CF-JA3-Hash' })
+    expect(c.tlsFingerprintHeaders).toEqual({ ja4: 'x-ja4', ja3: 'x-ja3', akamai: 'x-http2-fingerprint', ja3_hash: 'cf-ja3-hash' })
+    expect(parseConfig({ TRUSTED_PROXIES: '10.0.0.1', TLS_FINGERPRINT_HEADERS: '' }).tlsFingerprintHeaders).toBeUndefined()
+  })
+
+  test('refuses a bad TLS_FINGERPRINT_HEADERS, naming it and the entry', () => {
+    const env = (v: string) => ({ TRUSTED_PROXIES: '10.0.0.1', TLS_FINGERPRINT_HEADERS: v })
+    expect(() => parseConfig(env('ja5=X-JA5'))).toThrow("TLS_FINGERPRINT_HEADERS: unknown field 'ja5'")
+    expect(() => parseConfig(env('ja4=X JA4'))).toThrow("TLS_FINGERPRINT_HEADERS: 'X JA4' is not a header name (for ja4)")
+    expect(() => parseConfig(env('ja4'))).toThrow('TLS_FINGERPRINT_HEADERS:')
+    expect(() => parseConfig(env('ja4=X-JA4,'))).toThrow('TLS_FINGERPRINT_HEADERS:')
+    expect(() => parseConfig(env('ja4=X-JA4,ja4=X-Other'))).toThrow('TLS_FINGERPRINT_HEADERS: ja4 is given twice')
+    expect(() => parseConfig(env('ja4=X-FP,ja3=x-fp'))).toThrow('TLS_FINGERPRINT_HEADERS: header x-fp is named for two fields')
+    expect(() => parseConfig({ TLS_FINGERPRINT_HEADERS: 'ja4=X-JA4' })).toThrow('TLS_FINGERPRINT_HEADERS: set, but TRUSTED_PROXIES is empty')
   })
 
   test('refuses a bad TRUSTED_PROXIES entry with a message naming it', () => {

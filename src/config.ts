@@ -5,6 +5,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { parseTrustedProxies, type Cidr } from './core/ip'
 import { DEFAULT_MISS_LIMIT, parseWindowPolicy, type WindowPolicy } from './core/abuse'
+import { parseProxyHeaderMap, type ProxyHeaderMap } from './evidence/proxy-headers'
 
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -25,6 +26,7 @@ const EnvSchema = Type.Object({
   TLS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   TLS_CERT_FILE: Type.Optional(Type.String({ minLength: 1 })),
   TLS_KEY_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  TLS_FINGERPRINT_HEADERS: Type.Optional(Type.String({ maxLength: 1000 })),
   STUN_PORT: Type.String({ pattern: '^(off|\\d{1,5})$', default: '3478' }),
   DNS_ZONE: Type.Optional(Type.String({ pattern: '^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}\\.?$' })),
   DNS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 53 }),
@@ -49,6 +51,11 @@ export interface Config {
   tlsPort: number | undefined
   tlsCertFile: string | undefined
   tlsKeyFile: string | undefined
+  /**
+   * Headers a TLS-terminating proxy puts fingerprints in (JA4, JA3, Akamai HTTP/2), believed
+   * only from TRUSTED_PROXIES peers; undefined = off.
+   */
+  tlsFingerprintHeaders: ProxyHeaderMap | undefined
   /** The STUN/TURN listener (UDP); undefined = off. 0 picks a free port. */
   stunPort: number | undefined
   /** The authoritative DNS listener for this zone (dns-leak); undefined = off. */
@@ -89,6 +96,15 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   const taskRateLimit = windowPolicy('TASK_RATE_LIMIT', e.TASK_RATE_LIMIT)
   const taskMissLimit = windowPolicy('TASK_MISS_LIMIT', e.TASK_MISS_LIMIT)
+  let tlsFingerprintHeaders: ProxyHeaderMap | undefined
+  if (e.TLS_FINGERPRINT_HEADERS !== undefined) {
+    const p = parseProxyHeaderMap(e.TLS_FINGERPRINT_HEADERS)
+    if (!p.ok) lines.push(`TLS_FINGERPRINT_HEADERS: ${p.error}, got '${e.TLS_FINGERPRINT_HEADERS}'`)
+    // Without a trusted proxy no request's headers would ever be believed: say so at start-up
+    // instead of running with the feature silently off.
+    else if (!e.TRUSTED_PROXIES?.trim()) lines.push('TLS_FINGERPRINT_HEADERS: set, but TRUSTED_PROXIES is empty, so no request\'s fingerprint headers would be believed')
+    else tlsFingerprintHeaders = p.map
+  }
   if (lines.length) throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`)
   return {
     port: e.PORT,
@@ -108,6 +124,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     tlsPort: e.TLS_PORT,
     tlsCertFile: e.TLS_CERT_FILE,
     tlsKeyFile: e.TLS_KEY_FILE,
+    tlsFingerprintHeaders,
     stunPort: e.STUN_PORT === 'off' ? undefined : Number(e.STUN_PORT),
     dnsZone: e.DNS_ZONE?.replace(/\.$/, '').toLowerCase(),
     dnsPort: e.DNS_PORT,

@@ -67,6 +67,7 @@ async function main() {
     random: (n) => crypto.getRandomValues(new Uint8Array(n)),
     adminToken: config.adminToken,
     trustedProxies: config.trustedProxies,
+    tlsFingerprintHeaders: config.tlsFingerprintHeaders,
     taskRateLimit: config.taskRateLimit,
     taskMissLimit: config.taskMissLimit,
     ipTruncate: config.ipTruncate,

@@ -6,6 +6,7 @@ import type { ServerObservation } from './tools/observation'
 import { assembleResults } from './tools/assemble'
 import { resultsSchema } from './results'
 import { TOOL_IDS } from './tools'
+import { proxyFingerprintEvidence } from '../evidence/proxy-headers'
 
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0'
@@ -58,6 +59,17 @@ describe('consistency', () => {
     expect(byId(c.items, 'user-agent-http2').verdict).toBe('contradiction')
     expect(byId(c.items, 'accept-language-navigator').verdict).toBe('contradiction')
     expect(c.contradictions).toBe(4)
+  })
+
+  test("a trusted proxy's JA4 and Akamai headers stand in for the listener, which wins when both exist", () => {
+    const proxy = proxyFingerprintEvidence({ ja4: 'x-ja4', akamai: 'x-h2' }, new Headers({ 'x-ja4': 't13d3112h2_e8f1e7e78f70_b26ce05bbdd6', 'x-h2': '3:100;4:33554432;2:0|33488897|0|m,p,s,a' })).map((i) => ({ ...i, observedAt: 'x' }))
+    const alone = consistencyOf(undefined, server({ evidence: proxy }), ctx)
+    expect(byId(alone.items, 'user-agent-tls')).toMatchObject({ verdict: 'contradiction', observed: { family: 'openssl' } })
+    expect((byId(alone.items, 'user-agent-tls').observed as { reasons: string[] }).reasons).toContain("read from a trusted proxy's headers")
+    expect(byId(alone.items, 'user-agent-http2').verdict).toBe('contradiction')
+    const both = consistencyOf(undefined, server({ evidence: [{ kind: 'tls', data: CHROMIUM_TLS, observedAt: 'x' }, { kind: 'http2', data: CHROMIUM_H2, observedAt: 'x' }, ...proxy] }), ctx)
+    expect(byId(both.items, 'user-agent-tls').verdict).toBe('consistent')
+    expect(byId(both.items, 'user-agent-http2').verdict).toBe('consistent')
   })
 
   test('IP country against zone and languages: a Berlin browser on a US address', () => {

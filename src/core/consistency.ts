@@ -26,6 +26,7 @@ import { parseUserAgent, type ClaimedBrowser } from './user-agent'
 import { intelOf, languagesFitCountry, networkText, zoneFitsCountry } from './tools/ip-intel'
 import { webrtcAddresses, type IceValue } from './tools/network-evidence'
 import { evidenceOf, type ServerObservation } from './tools/observation'
+import { tlsEvidenceOf, type TlsEvidence } from './tools/tls-fingerprint'
 import type { JudgeContext } from './tools/types'
 
 export const CONSISTENCY_VERDICTS = ['consistent', 'contradiction', 'unknown'] as const
@@ -133,16 +134,28 @@ function stackItem(id: string, layer: string, claimed: ClaimedBrowser, guess: Fa
 }
 
 const numOrNull = (v: unknown) => (typeof v === 'number' ? v : null)
+const listenerOnly = (server: ServerObservation) => ({ evidence: (server.evidence ?? []).filter((e) => e.source !== 'proxy') })
+
+// The listener's records first; without them, a trusted proxy's fingerprint headers, whose
+// family reasons say what the headers could not show (GREASE).
+function proxyGuess(server: ServerObservation, read: (e: TlsEvidence) => FamilyGuess | null): FamilyGuess | null {
+  const e = tlsEvidenceOf(server)
+  const guess = e?.source === 'proxy' ? read(e) : null
+  return guess && { ...guess, reasons: [...guess.reasons, "read from a trusted proxy's headers"] }
+}
 
 function tlsGuess(server: ServerObservation): FamilyGuess | null {
-  const t = evidenceOf(server, 'tls')[0]
-  if (!isObj(t) || typeof t.ja4 !== 'string' || typeof t.grease !== 'boolean') return null
-  return tlsFamily({ ja4: t.ja4, grease: t.grease, extensions: Array.isArray(t.extensions) ? (t.extensions as number[]) : [], alps: numOrNull(t.alps), record_size_limit: numOrNull(t.record_size_limit) })
+  const t = evidenceOf(listenerOnly(server), 'tls')[0]
+  if (isObj(t) && typeof t.ja4 === 'string' && typeof t.grease === 'boolean') {
+    return tlsFamily({ ja4: t.ja4, grease: t.grease, extensions: Array.isArray(t.extensions) ? (t.extensions as number[]) : [], alps: numOrNull(t.alps), record_size_limit: numOrNull(t.record_size_limit) })
+  }
+  return proxyGuess(server, (e) => (e.tls ? tlsFamily(e.tls) : null))
 }
 
 function http2Guess(server: ServerObservation): FamilyGuess | null {
-  const h = evidenceOf(server, 'http2')[0]
-  return isObj(h) && typeof h.akamai === 'string' ? http2Family(h.akamai) : null
+  const h = evidenceOf(listenerOnly(server), 'http2')[0]
+  if (isObj(h) && typeof h.akamai === 'string') return http2Family(h.akamai)
+  return proxyGuess(server, (e) => (e.http2 ? http2Family(e.http2.akamai) : null))
 }
 
 const base = (tag: string) => tag.split(/[-_]/)[0]!.toLowerCase()
@@ -266,8 +279,8 @@ export function consistencyOf(signals: unknown, server: ServerObservation, ctx?:
   const claimed = parseUserAgent(server.userAgent)
   const items = [
     userAgentNavigator(claims, server),
-    stackItem('user-agent-tls', 'TLS', claimed, tlsGuess(server), 'No TLS ClientHello for this page (the TLS listener is off, or the page did not reach it).'),
-    stackItem('user-agent-http2', 'HTTP/2', claimed, http2Guess(server), 'No HTTP/2 connection preface for this page (the TLS listener is off, or the browser did not speak HTTP/2 to it).'),
+    stackItem('user-agent-tls', 'TLS', claimed, tlsGuess(server), 'No TLS ClientHello for this page (the TLS listener is off, or the page did not reach it; and no JA4 or JA3 string from a trusted proxy).'),
+    stackItem('user-agent-http2', 'HTTP/2', claimed, http2Guess(server), 'No HTTP/2 connection preface for this page (the TLS listener is off, or the browser did not speak HTTP/2 to it; and no Akamai fingerprint from a trusted proxy).'),
     acceptLanguageNavigator(claims, server),
     ...countryItems(claims, server, ctx),
     resolverItem(server, ctx),

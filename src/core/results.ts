@@ -5,6 +5,7 @@
 import { Type, TypeGuard, type TSchema } from '@sinclair/typebox'
 import { CheckSchema, SummarySchema } from './checks'
 import { ConsistencySchema } from './consistency'
+import { EvidenceItemSchema } from './tools/observation'
 import type { ToolId } from './tools'
 
 export { SummarySchema as Summary } from './checks'
@@ -34,7 +35,7 @@ export const ServerEvidenceSchema = Type.Object(
     received_at: Type.String({ description: 'Server time at receipt, `YYYY-MM-DDTHH:MM:SS+00:00`.' }),
     headers: Type.Array(Type.Tuple([Type.String(), Type.String()]), { description: 'Request headers as the HTTP stack gives them (names lower-cased; not wire order — that comes from the raw listener evidence).' }),
     nonce: Type.String({ description: 'State of the page nonce: valid, missing, unknown, expired or wrong-tool.' }),
-    evidence: Type.Array(Type.Object({ kind: Type.String(), data: Type.Unknown(), observedAt: Type.String() }), { description: 'What the service’s own listeners (TLS, HTTP/2, STUN/TURN, DNS) observed for this page load.' }),
+    evidence: Type.Array(EvidenceItemSchema(), { description: 'What the service’s own listeners (TLS, HTTP/2, STUN/TURN, DNS) observed for this page load, then the TLS/HTTP2 fingerprints a trusted TLS-terminating proxy passed in headers for the submitting request (`source: proxy`).' }),
   },
   { additionalProperties: true, description: 'What the service itself observed of the submitting request.' },
 )

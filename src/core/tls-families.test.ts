@@ -23,7 +23,26 @@ describe('TLS stack families', () => {
   test("Chrome's cipher list without GREASE or ALPS is not Chrome (a library copying it)", () => {
     const r = { ...record('tls-chromium-ip.hex'), grease: false }
     expect(tlsFamily(r).family).toBe('unknown')
-    expect(tlsFamily({ ...record('tls-chromium-ip.hex'), alps: null }).family).toBe('unknown')
+    const noAlps = record('tls-chromium-ip.hex')
+    expect(tlsFamily({ ...noAlps, alps: null, extensions: noAlps.extensions.filter((e) => e !== 17513 && e !== 17613) }).family).toBe('unknown')
+  })
+
+  test('a proxy header shows no GREASE: unknown GREASE and ALPS do not contradict the cipher hash', () => {
+    const chromium = tlsFamily({ ja4: 't13d1516h2_8daaf6152771_02713d6af862', grease: null, extensions: null, alps: null, record_size_limit: null })
+    expect(chromium?.family).toBe('chromium')
+    expect(chromium?.reasons).toContain('GREASE not visible in a proxy header (JA3 and JA4 leave it out)')
+    expect(chromium?.reasons).toContain('extension list not visible (ALPS, record_size_limit unknown)')
+    expect(tlsFamily({ ja4: 't13d3112h2_e8f1e7e78f70_b26ce05bbdd6', grease: null, extensions: null, alps: null, record_size_limit: null })?.family).toBe('openssl')
+    // From a JA3 string: the cipher hash without a JA4, and an extension list that does show ALPS.
+    expect(tlsFamily({ ja4: null, cipher_hash: '8daaf6152771', grease: null, extensions: [0, 17613, 43], alps: null, record_size_limit: null })?.family).toBe('chromium')
+    // …or shows it missing: Chrome's ciphers without ALPS are a library copying them.
+    expect(tlsFamily({ ja4: null, cipher_hash: '8daaf6152771', grease: null, extensions: [0, 43], alps: null, record_size_limit: null })?.family).toBe('unknown')
+    // record_size_limit in the list with GREASE unknown still points at NSS.
+    expect(tlsFamily({ ja4: null, cipher_hash: null, grease: null, extensions: [0, 28, 43], alps: null, record_size_limit: null })?.family).toBe('firefox')
+  })
+
+  test('nothing to read a stack from (a JA3 hash alone) gives no family rather than a guess', () => {
+    expect(tlsFamily({ ja4: null, grease: null, extensions: null, alps: null, record_size_limit: null })).toBeNull()
   })
 
   test('Firefox is recognised by its cipher hash, or by record_size_limit without GREASE', () => {

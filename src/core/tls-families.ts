@@ -62,13 +62,23 @@ export const PSEUDO_ORDER: ReadonlyArray<{ order: string; family: TlsFamily }> =
   { order: 'm,p,s,a', family: 'openssl' },
 ]
 
+/**
+ * What the family is read from. The listener knows everything; a proxy's header (JA3, JA4)
+ * never shows GREASE (`grease: null`) and may show no extension list (`extensions: null`, so
+ * ALPS and record_size_limit are unknown too).
+ */
 export interface TlsShape {
-  ja4: string
-  grease: boolean
-  extensions: readonly number[]
+  ja4: string | null
+  /** JA4 part b when known without a JA4 (from a JA3 string's ciphers); else read from `ja4`. */
+  cipher_hash?: string | null
+  grease: boolean | null
+  extensions: readonly number[] | null
   alps: number | null
   record_size_limit: number | null
 }
+
+const ALPS_EXTENSIONS = [17513, 17613]
+const RECORD_SIZE_LIMIT = 28
 
 export interface FamilyGuess {
   family: TlsFamily
@@ -76,24 +86,37 @@ export interface FamilyGuess {
   reasons: string[]
 }
 
-/** The TLS stack of a ClientHello, from its JA4 cipher hash and the extensions only one stack sends. */
-export function tlsFamily(t: TlsShape): FamilyGuess {
+/**
+ * The TLS stack of a ClientHello, from its JA4 cipher hash and the extensions only one stack
+ * sends; null when the shape shows neither (a proxy that passed only a JA3 hash).
+ */
+export function tlsFamily(t: TlsShape & { ja4: string }): FamilyGuess
+export function tlsFamily(t: TlsShape): FamilyGuess | null
+export function tlsFamily(t: TlsShape): FamilyGuess | null {
+  const cipherHash = t.cipher_hash ?? t.ja4?.split('_')[1] ?? null
+  const exts = t.extensions
+  if (!cipherHash && !exts) return null
   const reasons: string[] = []
-  const cipherHash = t.ja4.split('_')[1] ?? ''
   const known = JA4_CIPHER_HASHES.find((k) => k.hash === cipherHash)
   if (known) reasons.push(`JA4 cipher hash ${cipherHash} is ${FAMILY_NAME[known.family]}`)
+  // Sent, not sent, or unknown (null: no extension list to look in).
+  const alps = t.alps !== null ? true : exts ? exts.some((e) => ALPS_EXTENSIONS.includes(e)) : null
+  const rsl = t.record_size_limit !== null ? true : exts ? exts.includes(RECORD_SIZE_LIMIT) : null
   // ALPS (17513/17613) is BoringSSL's; record_size_limit (28) and delegated_credentials (34)
   // are NSS's among browsers; GREASE is sent by BoringSSL and Apple, never by NSS/OpenSSL/Go.
-  const tells: TlsFamily | null = t.alps !== null ? 'chromium' : t.record_size_limit !== null && !t.grease ? 'firefox' : null
-  if (t.alps !== null) reasons.push('ALPS extension (BoringSSL only)')
-  if (t.record_size_limit !== null) reasons.push('record_size_limit extension (NSS)')
-  reasons.push(t.grease ? 'GREASE values' : 'no GREASE')
+  const tells: TlsFamily | null = alps ? 'chromium' : rsl && t.grease !== true ? 'firefox' : null
+  if (alps) reasons.push('ALPS extension (BoringSSL only)')
+  if (rsl) reasons.push('record_size_limit extension (NSS)')
+  if (!exts) reasons.push('extension list not visible (ALPS, record_size_limit unknown)')
+  reasons.push(t.grease === null ? 'GREASE not visible in a proxy header (JA3 and JA4 leave it out)' : t.grease ? 'GREASE values' : 'no GREASE')
   let family: TlsFamily = known?.family ?? tells ?? 'unknown'
   // A known cipher list with contradicting tells (a library copying Chrome's ciphers without
-  // GREASE or ALPS) is not that browser.
-  if (family === 'chromium' && (!t.grease || t.alps === null)) family = 'unknown'
-  if (family === 'safari' && !t.grease) family = 'unknown'
-  if (family === 'firefox' && t.grease) family = 'unknown'
+  // GREASE or ALPS) is not that browser. What cannot be seen does not contradict: from a
+  // proxy's JA4 alone, such a library and the browser look the same.
+  if (family === 'chromium' && (t.grease === false || alps === false)) family = 'unknown'
+  if (family === 'safari' && t.grease === false) family = 'unknown'
+  if (family === 'firefox' && t.grease === true) family = 'unknown'
+  if (FAMILY_ENGINE[family] && (t.grease === null || alps === null)) reasons.push('tells that would expose a library copying this cipher list are not visible')
   return { family, reasons }
 }
 

@@ -109,6 +109,19 @@ export function ja4Alpn(alpn: readonly string[] | null): string {
 const count = (n: number) => String(Math.min(n, 99)).padStart(2, '0')
 const hash12 = (text: string) => (text === '' ? '000000000000' : sha256Hex(text).slice(0, 12))
 
+/** A JA4 hash: the first 12 hex characters of SHA-256 of a raw part, twelve zeros for an empty one. */
+export function ja4Hash(raw: string): string {
+  return hash12(raw)
+}
+
+/**
+ * JA4 part b of a cipher list in any order (GREASE removed, sorted, 4-hex): what identifies a
+ * stack when only a JA3 string or a JA4_r is at hand (src/evidence/proxy-headers.ts).
+ */
+export function ja4CipherHash(ciphers: readonly number[]): string {
+  return hash12(noGrease(ciphers).sort((x, y) => x - y).map(hex4).join(','))
+}
+
 export function ja4(hello: Ja4Input, transport: Ja4Transport = 't'): Ja4 {
   const ciphers = noGrease(hello.cipherSuites)
   const extensions = noGrease(hello.extensions.map((e) => e.type))

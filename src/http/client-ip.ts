@@ -1,4 +1,4 @@
-import { clientAddress, normalizeIp, type Cidr } from '../core/ip'
+import { cidrContains, clientAddress, normalizeIp, parseIp, type Cidr } from '../core/ip'
 import type { ServerObservation } from '../core/tools/observation'
 
 interface SocketInfo {
@@ -11,6 +11,13 @@ export function requestClientIp(server: SocketInfo | null | undefined, request: 
   // No socket when the app is driven in-process (app.handle in tests).
   if (!peer) return 'unknown'
   return clientAddress(normalizeIp(peer), request.headers.get('x-forwarded-for'), trusted)
+}
+
+/** Whether the request's socket peer is one of TRUSTED_PROXIES (false without a socket). */
+export function peerIsTrustedProxy(server: SocketInfo | null | undefined, request: Request, trusted: readonly Cidr[]): boolean {
+  const peer = server?.requestIP(request)?.address
+  const ip = peer ? parseIp(peer) : null
+  return !!ip && trusted.some((c) => cidrContains(c, ip))
 }
 
 /** What the server saw of a request, for the tools to judge beside the page's signals. */

@@ -5,6 +5,7 @@ import type { WindowPolicy } from '../core/abuse'
 import type { AssetStore } from './assets'
 import type { ResponseSigner } from '../signing'
 import type { JudgeContext } from '../core/tools/types'
+import type { ProxyHeaderMap } from '../evidence/proxy-headers'
 
 /** Everything the app needs from the outside world; src/main.ts builds it, tests fake it. */
 export interface AppDeps {
@@ -17,6 +18,11 @@ export interface AppDeps {
   adminToken?: string | undefined
   /** Proxies whose X-Forwarded-For is believed. */
   trustedProxies: readonly Cidr[]
+  /**
+   * Headers in which trusted proxies pass the client's TLS and HTTP/2 fingerprints
+   * (TLS_FINGERPRINT_HEADERS); read only when the socket peer is in `trustedProxies`. Off when omitted.
+   */
+  tlsFingerprintHeaders?: ProxyHeaderMap | undefined
   /**
    * Lookups for the tools' judges (the offline IP database); empty in most tests. Read on every
    * request: src/main.ts fills `lookupIp` once the database has loaded after listening.

@@ -1,23 +1,47 @@
 // What the service saw of a submission: the request itself, and — when the body carries the
-// page's nonce — the nonce's state and what the service's listeners filed under it.
+// page's nonce — the nonce's state and what the service's listeners filed under it; then the
+// TLS/HTTP2 fingerprints a trusted TLS-terminating proxy passed in headers, if configured.
 
 import type { Db } from '../../db/client'
 import { readNonce } from '../../db/nonces'
+import type { Cidr } from '../core/ip'
+import { formatTimestamp } from '../core/month'
 import { isNonce } from '../core/nonce'
 import type { ServerObservation } from '../core/tools/observation'
-import { observeRequest } from './client-ip'
+import { proxyFingerprintEvidence, type ProxyHeaderMap } from '../evidence/proxy-headers'
+import { observeRequest, peerIsTrustedProxy } from './client-ip'
+
+/**
+ * The fingerprint headers to believe for this request: the configured ones when its socket
+ * peer is a trusted proxy, none otherwise (anyone else could write them).
+ */
+export function believedFingerprintHeaders(
+  server: { requestIP(request: Request): { address: string } | null } | null | undefined,
+  request: Request,
+  deps: { trustedProxies: readonly Cidr[]; tlsFingerprintHeaders?: ProxyHeaderMap | undefined },
+): ProxyHeaderMap | null {
+  if (!deps.tlsFingerprintHeaders) return null
+  return peerIsTrustedProxy(server, request, deps.trustedProxies) ? deps.tlsFingerprintHeaders : null
+}
 
 export async function observeSubmission(
   db: Db,
-  args: { request: Request; ip: string; now: Date; body: unknown; purpose: 'submit' | 'report' },
+  args: { request: Request; ip: string; now: Date; body: unknown; purpose: 'submit' | 'report'; fingerprintHeaders?: ProxyHeaderMap | null },
 ): Promise<ServerObservation> {
   const base = observeRequest(args.request, args.ip, args.now)
+  // After the listener's evidence, so that its own view of the handshake comes first and wins
+  // (tlsEvidenceOf in src/core/tools/tls-fingerprint.ts). These describe the submitting
+  // request's connection, so they need no nonce.
+  const proxy = args.fingerprintHeaders
+    ? proxyFingerprintEvidence(args.fingerprintHeaders, args.request.headers).map((item) => ({ ...item, observedAt: formatTimestamp(args.now) }))
+    : []
+  const withProxy = (o: ServerObservation): ServerObservation => (proxy.length ? { ...o, evidence: [...(o.evidence ?? []), ...proxy] } : o)
   const { nonce, tool } = (args.body ?? {}) as { nonce?: unknown; tool?: unknown }
-  if (nonce === undefined) return { ...base, nonce: 'missing' }
-  if (!isNonce(nonce) || typeof tool !== 'string') return { ...base, nonce: 'unknown' }
+  if (nonce === undefined) return withProxy({ ...base, nonce: 'missing' })
+  if (!isNonce(nonce) || typeof tool !== 'string') return withProxy({ ...base, nonce: 'unknown' })
   const read = await readNonce(db, { nonce, tool, now: args.now })
   // The page asks for its report after it has submitted: its nonce is used by then, and that
   // is the normal case for a report.
   const state = args.purpose === 'report' && read.state === 'used' ? 'valid' : read.state
-  return { ...base, nonce: state, evidence: read.evidence }
+  return withProxy({ ...base, nonce: state, evidence: read.evidence })
 }

@@ -16,7 +16,7 @@ import { validateTaskInput } from '../core/task-input'
 import { HttpError } from '../core/errors'
 import { parseJson, readBodyCapped, requireJson } from './body'
 import { requestClientIp } from './client-ip'
-import { observeSubmission } from './observe'
+import { believedFingerprintHeaders, observeSubmission } from './observe'
 import { insertTaskUsingNonce } from '../../db/nonces'
 import type { AppDeps } from './deps'
 import { errorResponse, json, jsonText } from './json'
@@ -43,7 +43,7 @@ export function tasksApi(deps: AppDeps) {
         }
         requireJson(request, CREATE)
         const body = parseJson(await readBodyCapped(request, MAX_TASK_BODY_BYTES, CREATE), CREATE)
-        const observed = await observeSubmission(db, { request, ip, now, body, purpose: 'submit' })
+        const observed = await observeSubmission(db, { request, ip, now, body, purpose: 'submit', fingerprintHeaders: believedFingerprintHeaders(server, request, deps) })
         if (observed.nonce === 'used') throw new HttpError(409, NONCE_USED)
         const input = validateTaskInput(body, observed, deps.judge)
         if (!input.ok) throw new HttpError(422, input.error)

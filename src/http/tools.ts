@@ -8,7 +8,7 @@ import { TOOLS } from '../core/tools'
 import { IndexPage, NotFoundPage, ReportFragment, ToolPage } from '../pages/tools'
 import { parseJson, readBodyCapped, requireJson } from './body'
 import { requestClientIp } from './client-ip'
-import { observeSubmission } from './observe'
+import { believedFingerprintHeaders, observeSubmission } from './observe'
 import { issueNonce } from '../../db/nonces'
 import { generateNonce, NONCE_TTL_SECONDS } from '../core/nonce'
 import { randomBase62 } from '../core/keys'
@@ -59,7 +59,14 @@ export function toolsPages(deps: AppDeps) {
         const what = 'Cannot render report'
         requireJson(request, what)
         const body = parseJson(await readBodyCapped(request, MAX_TASK_BODY_BYTES, what), what)
-        const observed = await observeSubmission(db, { request, ip: requestClientIp(server, request, trustedProxies), now: clock(), body, purpose: 'report' })
+        const observed = await observeSubmission(db, {
+          request,
+          ip: requestClientIp(server, request, trustedProxies),
+          now: clock(),
+          body,
+          purpose: 'report',
+          fingerprintHeaders: believedFingerprintHeaders(server, request, deps),
+        })
         const input = validateTaskInput(body, observed, deps.judge)
         if (!input.ok) throw new HttpError(422, input.error.replace('Cannot create task', what))
         if (input.value.tool !== params.tool) throw new HttpError(422, `${what}: the body is for tool '${input.value.tool}', not '${params.tool}'`)

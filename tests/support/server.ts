@@ -2,7 +2,8 @@
 // under Playwright's Node runner. The server gets a free port, a fresh PGlite data directory
 // (or DATABASE_URL when given), and an operator token so tests can make keys over HTTP.
 // The STUN/TURN listener is off unless a test passes STUN_PORT (its default, 3478, would be
-// shared by every server the tests start at once).
+// shared by every server the tests start at once); so are fingerprint headers from proxies
+// unless a test passes TLS_FINGERPRINT_HEADERS (and TRUSTED_PROXIES).
 
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -26,7 +27,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const adminToken = `e2e-admin-${Math.random().toString(36).slice(2)}-${Date.now()}`
   const child: ChildProcess = spawn(join(ROOT, 'node_modules/.bin/bun'), ['src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_REQUESTS: 'false', STUN_PORT: 'off', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_REQUESTS: 'false', STUN_PORT: 'off', TLS_FINGERPRINT_HEADERS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''

@@ -17,6 +17,7 @@ import {
 } from './bot-detector'
 import type { ServerObservation } from './observation'
 import { fakeLookup, NETWORKS } from '../../../tests/support/fake-ipdb'
+import { proxyFingerprintEvidence } from '../../evidence/proxy-headers'
 
 const ok = <T,>(value: T) => ({ ok: true as const, value, ms: 1 })
 const missing = (kind: 'timeout' | 'unsupported' | 'blocked' | 'error' = 'timeout', message = 'no answer within 3000 ms') => ({ ok: false as const, error: { kind, message }, ms: 3000 })
@@ -577,6 +578,25 @@ describe('bot-detector judge', () => {
     const curl = fingerprint({ ja4: 't13d3112h2_e8f1e7e78f70_b26ce05bbdd6', grease: false, alps: null, record_size_limit: null }, '3:100;4:33554432;2:0|33488897|0|m,p,s,a')
     expect(curl.find((c) => c.id === 'tls-fingerprint')!.verdict).toBe('fail')
     expect(curl.find((c) => c.id === 'http2-fingerprint')!.verdict).toBe('fail')
+  })
+
+  test("a trusted proxy's fingerprint headers are judged from what they show", () => {
+    const ua = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
+    const viaProxy = (headers: Record<string, string>) => {
+      const evidence = proxyFingerprintEvidence({ ja4: 'x-ja4', ja3_hash: 'x-ja3-hash', akamai: 'x-http2-fingerprint' }, new Headers(headers)).map((i) => ({ ...i, observedAt: 'x' }))
+      const checks = botDetector.judge(humanChrome(), { ip: '81.2.69.23', userAgent: ua, headers: [['user-agent', ua]], receivedAt: 0, evidence }).checks
+      return (id: string) => checks.find((c) => c.id === id)!
+    }
+    const chrome = viaProxy({ 'x-ja4': 't13d1516h2_8daaf6152771_02713d6af862', 'x-http2-fingerprint': '1:65536;2:0;4:6291456;6:262144|15663105|0|m,a,s,p' })
+    expect(chrome('tls-fingerprint').verdict).toBe('pass')
+    expect(chrome('tls-fingerprint').observed).toBe("t13d1516h2_8daaf6152771_02713d6af862: Chromium (BoringSSL) (from a trusted proxy's headers)")
+    expect(chrome('http2-fingerprint').verdict).toBe('pass')
+    const curl = viaProxy({ 'x-ja4': 't13d3112h2_e8f1e7e78f70_b26ce05bbdd6' })
+    expect(curl('tls-fingerprint').verdict).toBe('fail')
+    expect(curl('http2-fingerprint').verdict).toBe('na')
+    const hashOnly = viaProxy({ 'x-ja3-hash': '0149f47eabf9a20d0893e2a44e5a6323' })
+    expect(hashOnly('tls-fingerprint').verdict).toBe('na')
+    expect(hashOnly('tls-fingerprint').observed).toContain('a hash alone names no TLS stack')
   })
 
   test('missing signals make their checks na, and a page whose core probes all failed is not human', () => {

@@ -573,19 +573,22 @@ function judgeBotDetector(s: BotDetectorSignals, server: ServerObservation, ctx?
   add(DEFS.integrity, absent.length >= 3 ? 'fail' : absent.length ? 'warn' : 'pass', absent.length ? absent : `all ${Object.keys(core).length} core probes answered`, 'every core probe answered')
 
   // The TLS evidence listener's record for this page's nonce (when the page opened a connection
-  // to it): the stack seen against the User-Agent header's claim (src/core/tls-families.ts).
+  // to it), or else the fingerprints a trusted TLS-terminating proxy passed in headers: the
+  // stack seen against the User-Agent header's claim (src/core/tls-families.ts). What a proxy's
+  // headers cannot show (GREASE; any stack from a JA3 hash alone) is not held against the claim.
   const tlsRecord = tlsEvidenceOf(server)
-  if (tlsRecord) {
-    const t = tlsFamily(tlsRecord.tls)
-    add(DEFS.tls, familyVerdict(t.family, headerClaim), `${tlsRecord.tls.ja4}: ${FAMILY_NAME[t.family]}`, `the TLS stack of the claimed ${headerClaim.family}`)
-    if (tlsRecord.http2) {
-      const h = http2Family(tlsRecord.http2.akamai)
-      add(DEFS.http2, familyVerdict(h.family, headerClaim), `${tlsRecord.http2.akamai}: ${FAMILY_NAME[h.family]}`, `the HTTP/2 stack of the claimed ${headerClaim.family}`)
-    } else na(DEFS.http2, `an HTTP/2 connection to the TLS evidence listener (it spoke ${tlsRecord.http1?.version ?? 'no HTTP'})`)
-  } else {
-    na(DEFS.tls, "needs the TLS evidence listener's record for this page (TLS_PORT): JA3/JA4 of a fresh connection compared with the claimed browser")
-    na(DEFS.http2, "needs the TLS evidence listener's record for this page (TLS_PORT): SETTINGS and pseudo-header order compared with the claimed browser")
-  }
+  const byProxy = tlsRecord?.source === 'proxy' ? " (from a trusted proxy's headers)" : ''
+  const tlsSeen = tlsRecord?.tls ? tlsFamily(tlsRecord.tls) : null
+  if (tlsRecord?.tls && tlsSeen) {
+    add(DEFS.tls, familyVerdict(tlsSeen.family, headerClaim), `${tlsRecord.tls.ja4 ?? `JA3 ${tlsRecord.tls.ja3_hash}`}: ${FAMILY_NAME[tlsSeen.family]}${byProxy}`, `the TLS stack of the claimed ${headerClaim.family}`)
+  } else if (tlsRecord?.tls) {
+    add(DEFS.tls, 'na', `JA3 ${tlsRecord.tls.ja3_hash ?? tlsRecord.tls.ja3n_hash}${byProxy}: a hash alone names no TLS stack`, 'a JA4 or the full JA3 string, to compare the stack with the claimed browser')
+  } else na(DEFS.tls, "needs the TLS evidence listener's record for this page (TLS_PORT), or a trusted proxy's JA4/JA3 header (TLS_FINGERPRINT_HEADERS): the ClientHello compared with the claimed browser")
+  if (tlsRecord?.http2) {
+    const h = http2Family(tlsRecord.http2.akamai)
+    add(DEFS.http2, familyVerdict(h.family, headerClaim), `${tlsRecord.http2.akamai}: ${FAMILY_NAME[h.family]}${byProxy}`, `the HTTP/2 stack of the claimed ${headerClaim.family}`)
+  } else if (tlsRecord?.source === 'listener') na(DEFS.http2, `an HTTP/2 connection to the TLS evidence listener (it spoke ${tlsRecord.http1?.version ?? 'no HTTP'})`)
+  else na(DEFS.http2, "needs the TLS evidence listener's record for this page (TLS_PORT), or a trusted proxy's Akamai HTTP/2 header (TLS_FINGERPRINT_HEADERS): SETTINGS and pseudo-header order compared with the claimed browser")
   const ipIntel = intelOf(ctx, server.ip)
   if (ipIntel.status === 'found') add(DEFS.datacenter, hostingVerdict(ipIntel.info, BOT_HOSTING), networkText(ipIntel.info), 'a residential or mobile network')
   else na(DEFS.datacenter, whyNoIntel(ipIntel, server.ip)!)

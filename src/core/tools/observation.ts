@@ -4,6 +4,16 @@
 
 import { Type, type Static } from '@sinclair/typebox'
 
+/** One piece of evidence: what a listener filed under the page nonce, or what a trusted proxy passed. */
+export function EvidenceItemSchema() {
+  return Type.Object({
+    kind: Type.String(),
+    data: Type.Unknown(),
+    observedAt: Type.String(),
+    source: Type.Optional(Type.Union([Type.Literal('listener'), Type.Literal('proxy')], { description: "`proxy`: read from the headers of a trusted TLS-terminating proxy (TLS_FINGERPRINT_HEADERS); absent: the service's own listener." })),
+  })
+}
+
 export const ServerObservationSchema = Type.Object({
   ip: Type.String({ description: 'Client address (socket peer, or X-Forwarded-For from trusted proxies).' }),
   userAgent: Type.String(),
@@ -21,11 +31,15 @@ export const ServerObservationSchema = Type.Object({
    * carried none, otherwise why it was not accepted.
    */
   nonce: Type.Optional(Type.Union(['valid', 'missing', 'unknown', 'expired', 'used', 'wrong-tool'].map((s) => Type.Literal(s)))),
-  /** Observations of the service's own listeners (TLS, HTTP/2, STUN/TURN, DNS) for this page. */
-  evidence: Type.Optional(Type.Array(Type.Object({ kind: Type.String(), data: Type.Unknown(), observedAt: Type.String() }))),
+  /**
+   * Observations of the service's own listeners (TLS, HTTP/2, STUN/TURN, DNS) for this page,
+   * then the fingerprints a trusted TLS-terminating proxy passed in headers (`source: 'proxy'`,
+   * src/evidence/proxy-headers.ts). Items without `source` are the listeners'.
+   */
+  evidence: Type.Optional(Type.Array(EvidenceItemSchema())),
 })
 
-/** The listener observations of one kind, oldest first. */
+/** The observations of one kind, listeners' first, then a proxy's. */
 export function evidenceOf(obs: Pick<ServerObservation, 'evidence'>, kind: string): unknown[] {
   return (obs.evidence ?? []).filter((e) => e.kind === kind).map((e) => e.data)
 }

@@ -5,6 +5,7 @@ import { fixture } from '../../evidence/fixtures/load'
 import { parseH2ClientStart } from '../../evidence/http2'
 import { parseClientHello } from '../../evidence/tls-client-hello'
 import { http2Record, tlsRecord } from '../../evidence/tls-records'
+import { proxyFingerprintEvidence } from '../../evidence/proxy-headers'
 import { judgeTls, tlsEvidenceOf, tlsFingerprint, type TlsEvidence, type TlsFingerprintSignals } from './tls-fingerprint'
 
 const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
@@ -20,10 +21,11 @@ function captured(tls: string, h2: string): TlsEvidence {
   const hello = parseClientHello(fixture(tls))
   const start = parseH2ClientStart(fixture(h2))
   if (!hello.ok || !start.ok) throw new Error('fixture')
-  return { tls: tlsRecord(hello.value, NEGOTIATED), http2: http2Record(start.value), http1: null }
+  return { source: 'listener', tls: tlsRecord(hello.value, NEGOTIATED), http2: http2Record(start.value), http1: null }
 }
 const CHROMIUM_156 = () => captured('tls-chromium-ip.hex', 'h2-chromium.hex')
 const CURL = () => captured('tls-curl-ip.hex', 'h2-curl.hex')
+const FAMILY_OPENSSL = 'an OpenSSL client (curl, Python, Node, Ruby…)'
 
 function signals(over: Partial<TlsFingerprintSignals> = {}): TlsFingerprintSignals {
   return {
@@ -115,7 +117,7 @@ describe('tls-fingerprint judge', () => {
     const r = judge(s, obs(CHROME_UA, BRANDS), ev)
     for (const id of ['transport-tls', 'ja3', 'ja4', 'tls-parameters', 'http2-fingerprint']) expect(r.byId[id]!.verdict, id).toBe('pass')
     expect(r.byId['ja4']!.observed).toStartWith('t13i1516h2_8daaf6152771_')
-    expect(r.sections.tls).toMatchObject({ listener: 8443, nonce: 'a'.repeat(26), version: 'TLS 1.3', ja4: ev.tls.ja4, alpn: ['h2', 'http/1.1'], family: 'chromium' })
+    expect(r.sections.tls).toMatchObject({ listener: 8443, nonce: 'a'.repeat(26), version: 'TLS 1.3', ja4: ev.tls!.ja4, alpn: ['h2', 'http/1.1'], family: 'chromium' })
     expect(r.sections.http2).toMatchObject({ akamai: '1:65536;2:0;4:6291456;6:262144|15663105|0|m,a,s,p', family: 'chromium', windowUpdate: 15663105 })
     expect(r.sections.verdict).toContain('TLS stack seen: Chromium (BoringSSL)')
     expect(r.summary.score).toBe(100)
@@ -170,5 +172,96 @@ describe('tls-fingerprint judge', () => {
     expect(summarize(r.checks).score).toBe(100)
     expect(r.checks.find((c) => c.id === 'engine-apis')!.verdict).toBe('na')
     expect(r.checks.find((c) => c.id === 'next-hop-protocol')!.verdict).toBe('na')
+  })
+
+  describe("fingerprints from a trusted proxy's headers", () => {
+    const CHROMIUM_JA4 = 't13d1516h2_8daaf6152771_02713d6af862'
+    const CURL_JA4 = 't13d3112h2_e8f1e7e78f70_b26ce05bbdd6'
+    const CHROME_AKAMAI = '1:65536;2:0;4:6291456;6:262144|15663105|0|m,a,s,p'
+    const MAP = { ja4: 'x-ja4', ja3: 'x-ja3', ja3_hash: 'x-ja3-hash', akamai: 'x-http2-fingerprint' }
+    /** The observation the HTTP layer builds when the socket peer is a trusted proxy. */
+    const proxied = (ua: string, brands: typeof BRANDS | null, headers: Record<string, string>, listener: ServerObservation['evidence'] = []): ServerObservation => ({
+      ...obs(ua, brands),
+      evidence: [...listener, ...proxyFingerprintEvidence(MAP, new Headers(headers)).map((i) => ({ ...i, observedAt: '2026-11-15T12:00:00+00:00' }))],
+    })
+    // What the registered judge does: the evidence comes from the observation.
+    const viaRegistry = (o: ServerObservation) => judge(signals(), o, tlsEvidenceOf(o))
+
+    test("a Chrome claim with Chromium's JA4 passes; GREASE is not held against it", () => {
+      const r = viaRegistry(proxied(CHROME_UA, BRANDS, { 'x-ja4': CHROMIUM_JA4 }))
+      expect(r.byId['ja4']!.verdict).toBe('pass')
+      expect(r.byId['ja4']!.observed).toContain('Chromium (BoringSSL)')
+      expect(r.byId['ja4']!.observed).toContain('GREASE not visible in a proxy header')
+      expect(r.byId['transport-tls']!.verdict).toBe('pass')
+      expect(r.byId['transport-tls']!.observed).toContain('read by the trusted proxy')
+      expect(r.byId['tls-parameters']!.verdict).toBe('pass')
+      expect(r.byId['tls-parameters']!.observed).toBe("first ALPN h2 (not visible in the proxy's headers: GREASE)")
+      expect(r.byId['ja3']!.verdict).toBe('na')
+      expect(r.byId['http2-fingerprint']!.verdict).toBe('na')
+      expect(r.summary.score).toBe(100)
+      expect(r.sections.tls).toMatchObject({ source: 'proxy', ja4: CHROMIUM_JA4, version: 'TLS 1.3', family: 'chromium', alpn: null, ciphers: null, sni: null, listener: null })
+      expect(r.sections.http2).toMatchObject({ source: null, akamai: null })
+      expect(r.sections.verdict).toContain("TLS stack seen: Chromium (BoringSSL) (from a trusted proxy's headers)")
+    })
+
+    test("a Chrome claim with curl's OpenSSL JA4 fails", () => {
+      const r = viaRegistry(proxied(CHROME_UA, BRANDS, { 'x-ja4': CURL_JA4 }))
+      expect(r.byId['ja4']!.verdict).toBe('fail')
+      expect(r.byId['ja4']!.observed).toContain('an OpenSSL client')
+      expect(r.sections.tls.family).toBe('openssl')
+    })
+
+    test('a JA3 hash alone neither passes nor fails, and says why', () => {
+      const r = viaRegistry(proxied(CHROME_UA, BRANDS, { 'x-ja3-hash': '0149f47eabf9a20d0893e2a44e5a6323' }))
+      for (const id of ['ja3', 'ja4', 'tls-parameters', 'http2-fingerprint']) expect(r.byId[id]!.verdict, id).toBe('na')
+      expect(r.byId['ja3']!.observed).toContain('JA3 0149f47eabf9a20d0893e2a44e5a6323 from the trusted proxy: a hash alone names no stack')
+      expect(r.summary.score).toBe(100)
+      expect(r.sections.tls).toMatchObject({ source: 'proxy', ja3Hash: '0149f47eabf9a20d0893e2a44e5a6323', ja4: null, family: null })
+    })
+
+    test("curl's full JA3 string under a Chrome claim fails ja3; its lists are in the section", () => {
+      const curl = CURL()
+      const r = viaRegistry(proxied(CHROME_UA, BRANDS, { 'x-ja3': curl.tls!.ja3! }))
+      expect(r.byId['ja3']!.verdict).toBe('fail')
+      expect(r.byId['ja3']!.observed).toMatchObject({ ja3: curl.tls!.ja3_hash, ja3n: curl.tls!.ja3n_hash, family: FAMILY_OPENSSL })
+      expect(r.byId['ja4']!.verdict).toBe('na')
+      expect(r.sections.tls).toMatchObject({ ja3: curl.tls!.ja3, curves: [29, 23, 30, 25, 24, 256, 257, 258, 259, 260], family: 'openssl' })
+    })
+
+    test('a Chrome 131 claim whose JA3 groups lack a post-quantum share warns; unknown groups are skipped', () => {
+      const ua = CHROME_UA.replace('124', '131')
+      const b131 = BRANDS.map((b) => ({ ...b, version: b.version === '124' ? '131' : b.version }))
+      const chromeJa3 = '771,4865-4866-4867-49195-49199-49196-49200-52393-52392-49171-49172-156-157-47-53,0-23-65281-10-11-35-16-5-13-18-51-45-43-27-17513-21,29-23-24,0'
+      expect(viaRegistry(proxied(ua, b131, { 'x-ja3': chromeJa3 })).byId['tls-parameters']!.verdict).toBe('warn')
+      const onlyJa4 = viaRegistry(proxied(ua, b131, { 'x-ja4': CHROMIUM_JA4 }))
+      expect(onlyJa4.byId['tls-parameters']!.verdict).toBe('pass')
+      expect(onlyJa4.byId['tls-parameters']!.observed).toContain('key share groups')
+    })
+
+    test("HTTP/2 is judged from the proxy's Akamai value", () => {
+      const chrome = viaRegistry(proxied(CHROME_UA, BRANDS, { 'x-ja4': CHROMIUM_JA4, 'x-http2-fingerprint': CHROME_AKAMAI }))
+      expect(chrome.byId['http2-fingerprint']!.verdict).toBe('pass')
+      expect(chrome.sections.http2).toMatchObject({ source: 'proxy', akamai: CHROME_AKAMAI, windowUpdate: 15663105, pseudoHeaderOrder: [':method', ':authority', ':scheme', ':path'], family: 'chromium' })
+      const curl = viaRegistry(proxied(CHROME_UA, BRANDS, { 'x-http2-fingerprint': '3:100;4:33554432;2:0|33488897|0|m,p,s,a' }))
+      expect(curl.byId['http2-fingerprint']!.verdict).toBe('fail')
+      expect(curl.byId['ja4']!.verdict).toBe('na')
+    })
+
+    test("the listener's own record wins over a proxy's headers", () => {
+      const ev = CHROMIUM_156()
+      const listener = [{ kind: 'tls', data: ev.tls, observedAt: 'x' }, { kind: 'http2', data: ev.http2, observedAt: 'x' }]
+      const o = proxied(CHROME_UA, BRANDS, { 'x-ja4': CURL_JA4 }, listener)
+      expect(tlsEvidenceOf(o)?.source).toBe('listener')
+      const r = viaRegistry(o)
+      expect(r.byId['ja4']!.verdict).toBe('pass')
+      expect(r.sections.tls).toMatchObject({ source: 'listener', ja4: ev.tls!.ja4 })
+    })
+
+    test('only invalid headers: nothing to judge, the checks stay na', () => {
+      const o = proxied(CHROME_UA, BRANDS, { 'x-ja4': 'garbage', 'x-http2-fingerprint': 'garbage' })
+      expect(o.evidence).toHaveLength(2)
+      expect(tlsEvidenceOf(o)).toBeNull()
+      expect(viaRegistry(o).byId['ja4']!.verdict).toBe('na')
+    })
   })
 })

@@ -18,6 +18,8 @@ import { parseBrandList, parseSfBoolean, parseSfString, parseUserAgent, uaHintMi
 import { header, type ServerObservation } from './observation'
 import { FAMILY_NAME, familyVerdict, http2Family, tlsFamily } from '../tls-families'
 import { tlsEvidenceOf } from './tls-fingerprint'
+import { wireHeaderOrder } from './http-headers'
+import { checkOrder } from '../header-order'
 import { TlsEvidenceProbeSchema } from './client-signals'
 import { defineTool, type JudgeContext } from './types'
 import { hostingVerdict, intelOf, networkText, whyNoIntel, type HostingPolicy } from './ip-intel'
@@ -165,6 +167,7 @@ const DEFS = {
   integrity: { id: 'probe-integrity', name: 'The page could read the basic browser APIs', source: 'client', weight: 30, why: 'The core probes (webdriver flag, navigator, engine, lie tests, screen and window sizes, globals, CDP) only read properties that every browser has; they fail only when the page\'s script was tampered with or the results were made up outside a browser. One missing warns (a timeout under heavy load is possible), three or more fail.' },
   tls: { id: 'tls-fingerprint', name: 'TLS fingerprint matches the claimed browser', source: 'server', weight: 40, why: 'The TLS ClientHello (JA3/JA4) of an HTTP library differs from a browser\'s whatever its User-Agent says.' },
   http2: { id: 'http2-fingerprint', name: 'HTTP/2 fingerprint matches the claimed browser', source: 'server', weight: 30, why: 'SETTINGS, WINDOW_UPDATE and pseudo-header order (the Akamai fingerprint) differ between browsers and libraries.' },
+  headerOrder: { id: 'header-order-wire', name: 'Headers arrive in the browser\'s own order', source: 'server', weight: 25, why: 'Each engine\'s network stack writes request headers in a fixed order, read here off the wire by the TLS evidence listener. Headers added through the DevTools protocol land out of place: with Playwright\'s locale emulation, Chromium sends Accept-Language next to User-Agent instead of after Accept-Encoding. HTTP libraries dressed as a browser use their own order. Extensions that rewrite Accept-Language can do the same, so this alone does not make a bot.' },
   datacenter: { id: 'datacenter-ip', name: 'Address is not a datacenter\'s', source: 'server', weight: 20, why: 'Most automation runs on cloud and hosting servers; people browse from residential and mobile networks (offline IP database: AS and organisation, curated lists). VPN and Tor exits and networks recognised only by a word in their name warn: people use them too. CDN egress (Cloudflare WARP, iCloud Private Relay) carries ordinary users and passes.' },
 } as const satisfies Record<string, CheckDef>
 
@@ -589,6 +592,17 @@ function judgeBotDetector(s: BotDetectorSignals, server: ServerObservation, ctx?
     add(DEFS.http2, familyVerdict(h.family, headerClaim), `${tlsRecord.http2.akamai}: ${FAMILY_NAME[h.family]}${byProxy}`, `the HTTP/2 stack of the claimed ${headerClaim.family}`)
   } else if (tlsRecord?.source === 'listener') na(DEFS.http2, `an HTTP/2 connection to the TLS evidence listener (it spoke ${tlsRecord.http1?.version ?? 'no HTTP'})`)
   else na(DEFS.http2, "needs the TLS evidence listener's record for this page (TLS_PORT), or a trusted proxy's Akamai HTTP/2 header (TLS_FINGERPRINT_HEADERS): SETTINGS and pseudo-header order compared with the claimed browser")
+  // Header order as sent, from the listener's record of this page's connection (the HTTP
+  // listener's own view of the request is sorted by name).
+  const wire = wireHeaderOrder(server)
+  const orderFamily = headerClaim.engine === 'blink' ? 'chromium' : headerClaim.engine === 'gecko' ? 'firefox' : null
+  if (!wire) na(DEFS.headerOrder, "needs the TLS evidence listener's record for this page (TLS_PORT): header names in the order they were sent")
+  else if (!orderFamily) na(DEFS.headerOrder, `order rules exist for Chromium and Firefox only (the User-Agent claims ${headerClaim.family})`)
+  else {
+    const o = checkOrder(wire, orderFamily)
+    if (o.applied < 2) na(DEFS.headerOrder, `enough of the ordered headers to judge (${wire.join(', ')})`)
+    else add(DEFS.headerOrder, o.broken.length ? 'fail' : 'pass', o.broken.length ? { broken: o.broken, names: wire.join(', ') } : wire.join(', '), `${orderFamily} header order`)
+  }
   const ipIntel = intelOf(ctx, server.ip)
   if (ipIntel.status === 'found') add(DEFS.datacenter, hostingVerdict(ipIntel.info, BOT_HOSTING), networkText(ipIntel.info), 'a residential or mobile network')
   else na(DEFS.datacenter, whyNoIntel(ipIntel, server.ip)!)

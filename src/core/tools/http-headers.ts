@@ -33,7 +33,7 @@ export type HttpHeadersSignals = Static<typeof HttpHeadersSignals>
 const RAW_LISTENER = "needs the TLS evidence listener's record of this page's connection (TLS_PORT), which keeps header names as sent"
 
 /** Header names of the page's connection in the order they were sent, from the TLS evidence listener's record. */
-function wireHeaderOrder(server: ServerObservation): string[] | null {
+export function wireHeaderOrder(server: ServerObservation): string[] | null {
   const h2 = evidenceOf(server, 'http2')[0] as { header_order?: unknown } | undefined
   if (h2 && Array.isArray(h2.header_order) && h2.header_order.every((n) => typeof n === 'string')) return h2.header_order as string[]
   const h1 = evidenceOf(server, 'http1')[0] as { headers?: unknown } | undefined

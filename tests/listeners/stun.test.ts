@@ -20,10 +20,10 @@ interface Client {
   close(): void
 }
 
-async function client(serverPort: number): Promise<Client> {
+async function client(serverPort: number, host = '127.0.0.1'): Promise<Client> {
   const waiting = new Map<string, (m: StunMessage) => void>()
   const socket = await Bun.udpSocket({
-    hostname: '127.0.0.1',
+    hostname: host,
     socket: {
       data(_s, buf) {
         const r = parseStun(new Uint8Array(buf))
@@ -33,7 +33,7 @@ async function client(serverPort: number): Promise<Client> {
   })
   return {
     port: socket.port,
-    send: (bytes) => void socket.send(bytes, serverPort, '127.0.0.1'),
+    send: (bytes) => void socket.send(bytes, serverPort, host),
     ask(bytes, ms = 2000, to = serverPort) {
       const id = Buffer.from(bytes.subarray(8, 20)).toString('hex')
       return new Promise((ok) => {
@@ -42,7 +42,7 @@ async function client(serverPort: number): Promise<Client> {
           clearTimeout(timer)
           ok(m)
         })
-        socket.send(bytes, to, '127.0.0.1')
+        socket.send(bytes, to, host)
       })
     },
     close: () => socket.close(),
@@ -98,6 +98,26 @@ for (const driver of testDrivers()) {
         expect(r?.xorMappedAddress).toEqual({ family: 'IPv4', address: '127.0.0.1', port: c.port })
       } finally {
         c.close()
+      }
+    })
+
+    test('on HOST=:: one socket serves both families: IPv4 clients are answered as IPv4, IPv6 ones as IPv6', async () => {
+      const dual = await startStunListener({ db: db.db, clock: now }, { port: 0, hostname: '::' })
+      const v4 = await client(dual.port, '127.0.0.1')
+      const v6 = await client(dual.port, '::1')
+      try {
+        // The kernel gives the IPv4 client's address as ::ffff:127.0.0.1; it is answered, and filed, as IPv4.
+        expect((await v4.ask(binding()))?.xorMappedAddress).toEqual({ family: 'IPv4', address: '127.0.0.1', port: v4.port })
+        expect((await v6.ask(binding()))?.xorMappedAddress).toEqual({ family: 'IPv6', address: '::1', port: v6.port })
+        const { nonce, secret } = await page()
+        const ok = await turnExchange(v6, nonce, secret)
+        expect(ok?.errorCode?.code).toBe(403)
+        await settle()
+        expect((await evidence(nonce)).map((e) => [e.kind, (e.data as { family: string; address: string }).family, (e.data as { address: string }).address])).toContainEqual(['turn', 'IPv6', '::1'])
+      } finally {
+        v4.close()
+        v6.close()
+        await dual.stop()
       }
     })
 

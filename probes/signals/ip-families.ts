@@ -33,7 +33,7 @@ async function reach(url: string, timeoutMs: number) {
 
 export async function ipFamilies() {
   if (!isLoopbackHost(location.hostname)) {
-    throw unsupported('IPv4-only and IPv6-only requests need two host names of the service (A-only and AAAA-only) configured by the operator (issue 7); they can only be made here when the page is served from a loopback host')
+    throw unsupported('IPv4-only and IPv6-only requests need two host names of the service (A-only and AAAA-only) which the service does not offer yet; they can only be made here when the page is served from a loopback host')
   }
   const base = `${location.protocol}//`
   const port = location.port ? `:${location.port}` : ''

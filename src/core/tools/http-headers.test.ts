@@ -110,7 +110,7 @@ describe('http-headers judge', () => {
     expect(r.byId['header-order']!.expected).toContain('TLS_PORT')
     expect(r.summary.score).toBe(40)
     expect(r.sections.verdict).toStartWith('The headers do not come from an ordinary browser session (the User-Agent claims headless chrome). Failed: User-Agent names')
-    expect(r.sections.verdict).toContain('Not tested yet (issue 7)')
+    expect(r.sections.verdict).toContain('Not tested: header order, original case and HTTP version')
   })
 
   test("the TLS listener's HTTP/1 record: a browser on HTTP/1.1 with lower-case names fails; its HTTP/2 record passes", () => {
@@ -134,6 +134,10 @@ describe('http-headers judge', () => {
     const chromium = ['pragma', 'cache-control', 'sec-ch-ua-platform', 'user-agent', 'sec-ch-ua', 'sec-ch-ua-mobile', 'accept', 'origin', 'sec-fetch-site', 'sec-fetch-mode', 'sec-fetch-dest', 'referer', 'accept-encoding', 'accept-language', 'priority']
     const good = order([{ kind: 'http2', data: { header_order: chromium }, observedAt: 'x' }])
     expect(good.verdict).toBe('pass')
+    const sections = httpHeaders.judge(signals(), { ...o, evidence: [{ kind: 'http2', data: { header_order: chromium }, observedAt: 'x' }] }).sections!
+    expect(sections.http).toMatchObject({ orderSource: 'wire', httpVersion: 'HTTP/2', originalNames: chromium })
+    expect(sections.verdict).not.toContain('Not tested')
+    expect(httpHeaders.judge(signals(), o).sections!.http).toMatchObject({ orderSource: null, httpVersion: null, originalNames: null })
     expect(String(good.observed)).toContain('wire order')
     // The same browser driven by Playwright, whose locale override adds Accept-Language as an
     // extra header, early (captured likewise): the order gives the automation away.

@@ -44,6 +44,17 @@ export function wireHeaderOrder(server: ServerObservation): string[] | null {
   return null
 }
 
+/** The HTTP version and header names as sent, from the TLS evidence listener's record (nulls without one). */
+function wireRecord(server: ServerObservation): { httpVersion: string | null; originalNames: string[] | null } {
+  const h2 = evidenceOf(server, 'http2')[0] as { header_order?: unknown } | undefined
+  if (h2 && Array.isArray(h2.header_order)) return { httpVersion: 'HTTP/2', originalNames: h2.header_order.filter((n): n is string => typeof n === 'string') }
+  const h1 = evidenceOf(server, 'http1')[0] as { version?: unknown; headers?: unknown } | undefined
+  if (h1 && typeof h1.version === 'string' && Array.isArray(h1.headers)) {
+    return { httpVersion: h1.version, originalNames: (h1.headers as unknown[]).filter((h): h is [string, string] => Array.isArray(h) && typeof h[0] === 'string').map((h) => h[0]) }
+  }
+  return { httpVersion: null, originalNames: null }
+}
+
 const DEFS = {
   automation: { id: 'ua-automation', name: 'User-Agent names a browser, not a headless one or a library', source: 'server', weight: 60, why: 'HeadlessChrome, PhantomJS, Electron, curl, python-requests, Go, Java and crawler names in the User-Agent header say outright that no person is browsing. Headless Chromium keeps "HeadlessChrome" unless the script overrides it. No false positives beyond deliberate testing.' },
   uaNavigator: { id: 'ua-header-vs-navigator', name: 'User-Agent header equals navigator.userAgent', source: 'server', weight: 40, why: 'Browsers send the same string they expose to scripts. A difference means one of them was overridden (an extra header set by an automation script, or navigator.userAgent patched in the page), or the request did not come from this page.' },
@@ -104,8 +115,9 @@ export const HttpSectionSchema = Type.Object({
   http: Type.Object({
     headerNames: Type.Array(Type.String(), { description: 'Header names as the HTTP layer listed them (lower-cased).' }),
     orderPreserved: Type.Boolean({ description: 'False when the list is alphabetical, i.e. the arrival order was not kept.' }),
-    httpVersion: Type.Union([Type.String(), Type.Null()], { description: 'Null until the raw listener (issue 7) reports it.' }),
-    originalNames: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'Header names in their original case; null until the raw listener (issue 7).' }),
+    orderSource: Type.Union([Type.Literal('wire'), Type.Literal('request'), Type.Null()], { description: '`wire`: the order and names below come from the TLS evidence listener\'s record of this page\'s connection; `request`: from the submitting request (when its order was kept); null: not known.' }),
+    httpVersion: Type.Union([Type.String(), Type.Null()], { description: 'The HTTP version of the page\'s connection to the TLS evidence listener (HTTP/2, or the HTTP/1 request line\'s); null without the listener.' }),
+    originalNames: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'Header names in the order and case they were sent, from the TLS evidence listener (HTTP/2 names are lower case by definition); null without the listener.' }),
     claimed: Type.Object({
       userAgent: Type.Unknown({ description: 'What the User-Agent header claims (family, engine, version, os, mobile, headless, tool).' }),
       clientHints: Type.Union([Type.Object({ family: Type.String(), version: Type.Union([Type.Number(), Type.Null()]), platform: Type.Union([Type.String(), Type.Null()]), mobile: Type.Union([Type.Boolean(), Type.Null()]) }), Type.Null()]),
@@ -125,7 +137,7 @@ function verdictText(checks: Check[], claimed: ClaimedBrowser, orderKnown: boole
     : warned.length
       ? `Headers are consistent with ${who}, with ${warned.length} weak warning(s).`
       : `Headers are consistent with what ${who} says in JavaScript.`
-  return orderKnown ? head : `${head} Not tested yet (issue 7): header order, original case and HTTP version, which need the raw listener.`
+  return orderKnown ? head : `${head} Not tested: header order, original case and HTTP version, which need the service's TLS evidence listener (TLS_PORT).`
 }
 
 export const httpHeaders = defineTool({
@@ -323,8 +335,8 @@ export const httpHeaders = defineTool({
         http: {
           headerNames: names,
           orderPreserved: !sorted,
-          httpVersion: null,
-          originalNames: null,
+          orderSource: wireOrder ? 'wire' : sorted ? null : 'request',
+          ...wireRecord(server),
           claimed: {
             userAgent: claimed,
             clientHints: hintClaim && { family: hintClaim.family, version: hintClaim.version, platform: hints.platform, mobile: hints.mobile },
@@ -332,7 +344,7 @@ export const httpHeaders = defineTool({
           acceptLanguage: al,
           clientHints: { requested: ['sec-ch-ua', 'sec-ch-ua-mobile', 'sec-ch-ua-platform', ...HIGH_ENTROPY_HEADERS], received: Object.fromEntries(server.headers.filter(([n]) => n.startsWith('sec-ch-ua'))) },
         },
-        verdict: verdictText(checks, claimed, !sorted),
+        verdict: verdictText(checks, claimed, !!wireOrder || !sorted),
       },
     }
   },

@@ -31,9 +31,9 @@ const DEFS = {
   proxy: { id: 'proxy-headers', name: 'No proxy announces itself', source: 'server', weight: 20, why: 'Browsers never send Via, Forwarded, X-Forwarded-For, X-Real-IP, True-Client-IP and similar headers: proxies on the way add them (corporate proxies, Squid, some VPN and "anonymous" proxy services), and scripts forge them. The service\'s own reverse proxy is recognised and not counted.' },
   forwarded: { id: 'forwarded-address-leak', name: 'Proxy headers reveal no other address', source: 'server', weight: 40, why: 'A transparent proxy forwards the address it received the request from: the user\'s real public address (a failed anonymous proxy) or a LAN address. A public address is a full leak; a private one only reveals the internal network, so it warns.' },
   webrtcLocal: { id: 'webrtc-local-address', name: 'WebRTC reveals no local network address', source: 'client', weight: 20, why: 'Any page can gather ICE candidates without a permission prompt. Current browsers hide the machine\'s interface addresses behind <uuid>.local names; a raw private, CGNAT or link-local address tells every site where the machine sits in its network, whatever VPN is in use. A granted camera/microphone permission or an old browser are the usual causes, so it warns.' },
-  webrtcPublic: { id: 'webrtc-vs-http', name: 'WebRTC reveals no public address other than the HTTP one', source: 'client', weight: 60, why: 'A public address in an ICE candidate that is not the HTTP address (or in its IPv6 /64) means traffic can leave outside the proxy or VPN: the classic WebRTC leak. Without a STUN server only addresses bound to the machine itself show; the address a NAT gives it needs the service\'s STUN listener (issue 7, see webrtc-leak).' },
-  ipv4: { id: 'ipv4-request', name: 'IPv4-only request', source: 'client', weight: 0, why: 'A request that can only use IPv4 shows whether the browser reaches the service over IPv4. With an A-only host name of the service (issue 7) the server also sees the IPv4 address, to compare with the main request\'s.' },
-  ipv6: { id: 'ipv6-request', name: 'IPv6-only request', source: 'client', weight: 0, why: 'An IPv6-only request shows whether IPv6 works next to the main connection: many VPNs tunnel IPv4 only, and the IPv6 address then leaks the user\'s real network. With an AAAA-only host name (issue 7) the server sees that address and compares it.' },
+  webrtcPublic: { id: 'webrtc-vs-http', name: 'WebRTC reveals no public address other than the HTTP one', source: 'client', weight: 60, why: 'A public address in an ICE candidate that is not the HTTP address (or in its IPv6 /64) means traffic can leave outside the proxy or VPN: the classic WebRTC leak. Without a STUN server only addresses bound to the machine itself show; the address a NAT gives it needs the service\'s STUN listener (see webrtc-leak).' },
+  ipv4: { id: 'ipv4-request', name: 'IPv4-only request', source: 'client', weight: 0, why: 'A request that can only use IPv4 shows whether the browser reaches the service over IPv4. An A-only host name of the service would let the server see that IPv4 address too; the service does not offer one yet.' },
+  ipv6: { id: 'ipv6-request', name: 'IPv6-only request', source: 'client', weight: 0, why: 'An IPv6-only request shows whether IPv6 works next to the main connection: many VPNs tunnel IPv4 only, and the IPv6 address then leaks the user\'s real network. An AAAA-only host name would let the server see that address; the service does not offer one yet.' },
   country: { id: 'ip-country', name: 'Country and network of the address', source: 'server', weight: 0, why: 'The country, AS and organisation the offline IP database (ip-location-db: geofeeds, RIR whois, RouteViews and DB-IP data) gives for the address; the timezone-geo and vpn-detector tools compare the country with the browser\'s time zone and languages. Informational.' },
   asn: { id: 'ip-asn-datacenter', name: 'Network of the address is not a datacenter', source: 'server', weight: 30, why: 'Addresses of cloud and hosting providers (AWS, GCP, OVH, …) and of VPN and Tor operators are where bots, proxies and VPN exits run; residential and mobile networks are where people are. A network recognised only by a word in its name ("hosting", "datacenter") and CDN egress (Cloudflare WARP, iCloud Private Relay relay people\'s traffic) only warn. Known false positives: corporate networks on cloud egress.' },
 } as const satisfies Record<string, CheckDef>
@@ -43,7 +43,7 @@ const na = (def: CheckDef, expected: string, observed: unknown = null) => check(
 /** Any server network is what the check is about; guesses from a name and relays only warn. */
 const HOSTING: HostingPolicy = { cloud: 'fail', hosting: 'fail', vpn: 'fail', tor: 'fail', cdn: 'warn', heuristic: 'warn' }
 
-const NAMES_MISSING = 'needs A-only and AAAA-only host names of the service, configured by the operator (issue 7), so that the server sees this browser\'s address in each family'
+const NAMES_MISSING = 'needs A-only and AAAA-only host names of the service (not offered yet), so that the server sees this browser\'s address in each family'
 
 export const IpLeakSections = Type.Object({
   ip: Type.Object({
@@ -71,7 +71,7 @@ export const IpLeakSections = Type.Object({
     families: Type.Object({
       ipv4: Type.Union([Type.Boolean(), Type.Null()], { description: 'Whether an IPv4-only request reached the service; null when not tried.' }),
       ipv6: Type.Union([Type.Boolean(), Type.Null()]),
-      ipv4Address: Type.Union([Type.String(), Type.Null()], { description: 'The address the server saw on the IPv4-only name; null until issue 7.' }),
+      ipv4Address: Type.Union([Type.String(), Type.Null()], { description: 'The address the server saw on the IPv4-only name; null: the service offers no IPv4-only name yet.' }),
       ipv6Address: Type.Union([Type.String(), Type.Null()]),
     }),
     lookup: IpLookupSchema,

@@ -5,11 +5,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { openTestDatabase, testDrivers, type DriverName, type TestDatabase } from '../tests/support/db'
 import { ensureAccount, getAccountByEmail } from './accounts'
-import { ping, type Db } from './client'
+import { sql } from 'drizzle-orm'
+import { ping, rows, type Db } from './client'
 import { fetchTaskWithKey } from './fetch'
 import { getKey, getMonthUsage, insertKey, updateKey } from './keys'
 import { getPlanByName, listPlans, upsertPlan } from './plans'
-import { countTasks, getTask, insertTask, taskJson } from './tasks'
+import { insertTaskUsingNonce, issueNonce } from './nonces'
+import { countFingerprintSeen, countTasks, getTask, insertTask, taskJson } from './tasks'
 
 // Opening a database can take seconds on a loaded machine; the hooks get more than the default.
 const HOOK_TIMEOUT_MS = 60_000
@@ -349,6 +351,74 @@ describe.each(testDrivers())('db contract on %s', (driver) => {
       const obs = await fetchTaskWithKey(db, { keyHash: 'fetch-lowered', taskId: uuid(100), now: NOW })
       expect(obs).toMatchObject({ usedAfter: null, key: { monthlyLimit: 2, usedBefore: 3 } })
       expect((await getMonthUsage(db, id, '2026-11-01')).count).toBe(3)
+    })
+  })
+
+  describe('countFingerprintSeen', () => {
+    const NOW = new Date('2026-11-15T12:00:00Z')
+    const at = (hours: number) => new Date(NOW.getTime() + hours * 3_600_000)
+    const FP = 'c0ffee0000000001'
+    const BF = 'browser-fingerprint'
+    const count = (over: Partial<Parameters<typeof countFingerprintSeen>[1]> = {}) =>
+      countFingerprintSeen(db, { tool: BF, fingerprint: FP, excludeIp: '192.0.2.1', now: NOW, windowDays: 90, cap: 1000, ...over })
+    const storedFingerprint = async (id: string) =>
+      (await rows<{ fingerprint: string | null }>(db, sql`select fingerprint from tasks where id = ${id}::uuid`))[0]?.fingerprint
+
+    beforeAll(async () => {
+      const task = (n: number, ipAddress: string, hours: number, over: { tool?: string; fingerprint?: string | null } = {}) =>
+        insertTask(db, { id: uuid(n), tool: over.tool ?? BF, score: 90, ipAddress, userAgent: 'UA', results: {}, createdAt: at(hours), fingerprint: over.fingerprint === undefined ? FP : over.fingerprint })
+      await task(200, '192.0.2.1', -24)
+      await task(201, '192.0.2.1', -48)
+      await task(202, '198.51.100.2', -72)
+      await task(203, '2001:db8::3', -89 * 24)
+      await task(204, '198.51.100.4', -91 * 24) // outside 90 days
+      await task(205, '198.51.100.5', 1) // after now
+      await task(206, '198.51.100.6', -1, { tool: 'canvas-fingerprint' })
+      await task(207, '198.51.100.7', -1, { fingerprint: 'c0ffee0000000002' })
+      await task(208, '198.51.100.8', -1, { fingerprint: null })
+    }, HOOK_TIMEOUT_MS)
+
+    test('insertTask stores the fingerprint, null when none is given', async () => {
+      expect(await storedFingerprint(uuid(200))).toBe(FP)
+      expect(await storedFingerprint(uuid(208))).toBeNull()
+      await insertTask(db, { id: uuid(209), tool: 'ip-leak', score: 1, ipAddress: 'x', userAgent: 'y', results: {}, createdAt: NOW })
+      expect(await storedFingerprint(uuid(209))).toBeNull()
+    })
+
+    test('counts the tool’s tasks with the fingerprint in the window up to now, and their other addresses', async () => {
+      const r = await count()
+      expect(r).toEqual({ tasks: 4, addresses: 2 })
+      expect(await count({ excludeIp: '198.51.100.2' })).toEqual({ tasks: 4, addresses: 2 })
+      expect(await count({ excludeIp: '203.0.113.99' })).toEqual({ tasks: 4, addresses: 3 })
+      record(driver, 'fingerprint seen', r)
+    })
+
+    test('an unknown fingerprint, or another tool’s, is seen nowhere', async () => {
+      expect(await count({ fingerprint: 'ffffffffffffffff' })).toEqual({ tasks: 0, addresses: 0 })
+      expect(await count({ tool: 'audio-fingerprint' })).toEqual({ tasks: 0, addresses: 0 })
+    })
+
+    test('is bounded by the window and by the cap of newest tasks', async () => {
+      expect(await count({ windowDays: 2 })).toEqual({ tasks: 1, addresses: 0 })
+      expect(await count({ windowDays: 3, excludeIp: 'none' })).toEqual({ tasks: 2, addresses: 1 })
+      expect(await count({ cap: 2, excludeIp: '198.51.100.2' })).toEqual({ tasks: 2, addresses: 1 })
+      expect(await count({ cap: 3 })).toEqual({ tasks: 3, addresses: 1 })
+    })
+
+    test('insertTaskUsingNonce stores the fingerprint; asOfNonce counts as that submission saw it', async () => {
+      const nonce = 'contractfingerprintnonce22'
+      await issueNonce(db, { nonce, tool: BF, turnSecret: 's', now: at(-0.5), ttlSeconds: 3600 })
+      const own = { id: uuid(210), tool: BF, score: 90, ipAddress: '203.0.113.10', userAgent: 'UA', results: {}, createdAt: at(-0.25), fingerprint: FP }
+      expect(await insertTaskUsingNonce(db, own, nonce)).toBe(true)
+      expect(await storedFingerprint(uuid(210))).toBe(FP)
+      // Stored after the nonce's task: the report must not count it.
+      await insertTask(db, { ...own, id: uuid(211), ipAddress: '203.0.113.11', createdAt: at(-0.1) })
+      const after = await count({ excludeIp: '203.0.113.10' })
+      const asOf = await count({ excludeIp: '203.0.113.10', asOfNonce: nonce })
+      expect(after).toEqual({ tasks: 6, addresses: 4 })
+      expect(asOf).toEqual({ tasks: 4, addresses: 3 })
+      expect(await count({ excludeIp: '203.0.113.10', asOfNonce: 'unknownnonceunknownnonce22' })).toEqual(after)
+      record(driver, 'fingerprint seen as of a nonce', [after, asOf])
     })
   })
 })

@@ -74,10 +74,19 @@ export const tasks = pgTable(
     userAgent: text('user_agent').notNull(),
     results: jsonb('results').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /**
+     * The tool's stable identity hash of the submitting browser (browser-fingerprint: its
+     * visitor id); null for other tools and for submissions without one. Counted by
+     * countFingerprintSeen (db/tasks.ts) for browser-fingerprint's fp-commonness check.
+     */
+    fingerprint: text('fingerprint'),
   },
   (t) => [
     check('tasks_score_range', sql`${t.score} between 0 and 100`),
     index('tasks_created_at_idx').on(t.createdAt),
+    // Equality on tool and fingerprint, newest first within the window: the count reads only
+    // the rows it counts. Partial, so the other tools' tasks (null) cost it nothing.
+    index('tasks_tool_fingerprint_idx').on(t.tool, t.fingerprint, t.createdAt).where(sql`${t.fingerprint} is not null`),
   ],
 )
 

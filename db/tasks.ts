@@ -13,6 +13,8 @@ export interface NewTask {
   /** Stored as jsonb. */
   results: unknown
   createdAt: Date
+  /** The tool's identity hash of the browser (browser-fingerprint's visitor id); null or omitted otherwise. */
+  fingerprint?: string | null
 }
 
 /** A task as the API serves it: `results` is the stored jsonb as JSON text, not re-parsed. */
@@ -28,9 +30,49 @@ export interface StoredTask {
 
 export async function insertTask(db: Db, task: NewTask): Promise<void> {
   await db.execute(sql`
-    insert into tasks (id, tool, score, ip_address, user_agent, results, created_at)
+    insert into tasks (id, tool, score, ip_address, user_agent, results, created_at, fingerprint)
     values (${task.id}::uuid, ${task.tool}, ${task.score}::int, ${task.ipAddress}, ${task.userAgent},
-            ${JSON.stringify(task.results)}::jsonb, ${task.createdAt.toISOString()}::timestamptz)`)
+            ${JSON.stringify(task.results)}::jsonb, ${task.createdAt.toISOString()}::timestamptz, ${task.fingerprint ?? null}::text)`)
+}
+
+/** How often a fingerprint was stored before: all tasks sharing it, and their other addresses. */
+export interface FingerprintCount {
+  /** Tasks of the tool with this fingerprint in the window, the submitter's own included (at most `cap`). */
+  tasks: number
+  /** Distinct `ip_address` values among them, the submitter's address left out. */
+  addresses: number
+}
+
+/**
+ * Counts the stored tasks of `tool` with `fingerprint` created in the `windowDays` up to `now`,
+ * looking at the `cap` newest only (so a fingerprint stored a million times costs `cap` index
+ * entries), and how many distinct addresses other than `excludeIp` they came from.
+ * `asOfNonce`: count as the submission that used this page nonce saw it — the task stored under
+ * the nonce left out, and nothing newer than its use — so a report re-judged after its task was
+ * stored shows the task's own verdict.
+ */
+export async function countFingerprintSeen(
+  db: Db,
+  args: { tool: string; fingerprint: string; excludeIp: string; now: Date; windowDays: number; cap: number; asOfNonce?: string | undefined },
+): Promise<FingerprintCount> {
+  const now = args.now.toISOString()
+  const since = new Date(args.now.getTime() - args.windowDays * 86_400_000).toISOString()
+  const asOf =
+    args.asOfNonce === undefined
+      ? sql`and t.created_at <= ${now}::timestamptz`
+      : sql`and t.created_at <= coalesce((select n.used_at from page_nonces n where n.nonce = ${args.asOfNonce}), ${now}::timestamptz)
+            and t.id is distinct from (select n.task_id from page_nonces n where n.nonce = ${args.asOfNonce})`
+  const [row] = await rows<FingerprintCount>(
+    db,
+    sql`select count(*)::int as tasks,
+               (count(distinct s.ip_address) filter (where s.ip_address <> ${args.excludeIp}))::int as addresses
+        from (select t.ip_address from tasks t
+              where t.tool = ${args.tool} and t.fingerprint = ${args.fingerprint}
+                and t.created_at > ${since}::timestamptz ${asOf}
+              order by t.created_at desc
+              limit ${args.cap}::int) s`,
+  )
+  return row!
 }
 
 /** The stored columns in the API's field names; created_at already in the spec's form. */

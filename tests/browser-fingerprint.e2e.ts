@@ -1,5 +1,6 @@
-// browser-fingerprint in Debian's Chromium: the visitor id is the same on two visits, default
-// headless is consistent apart from its software renderer, and the usual spoofs are caught:
+// browser-fingerprint in Debian's Chromium: the visitor id is the same on two visits (unique, the
+// second visit coming from the same address), default headless is consistent apart from its
+// software renderer, and the usual spoofs are caught:
 // navigator overridden in the page (the worker disagrees) and per-read canvas noise (farbling,
 // left out of the visitor id).
 
@@ -19,7 +20,7 @@ interface Task {
   score: number
   results: {
     checks: Array<{ id: string; verdict: string; observed: unknown }>
-    fingerprint: { visitorId: string; unstable: string[]; excluded: string[]; components: Record<string, { hash: string | null; stable: boolean }> }
+    fingerprint: { visitorId: string; unstable: string[]; excluded: string[]; components: Record<string, { hash: string | null; stable: boolean }>; commonness: { tasks: number; addresses: number } | null }
   }
 }
 
@@ -40,7 +41,14 @@ test('default headless Chromium: a stable visitor id, consistent everywhere, Swi
   expect(first.task.results.fingerprint.unstable).toEqual([])
   const { verdicts, task } = first
   expect(verdicts['fp-software-renderer']).toBe('warn')
-  expect(verdicts['fp-commonness']).toBe('na')
+  // The service's fresh database: never stored before; then stored once, from this address only.
+  const commonness = (t: Task) => t.results.checks.find((c) => c.id === 'fp-commonness')!
+  const visitorId = first.task.results.fingerprint.visitorId
+  expect(commonness(first.task)).toMatchObject({ verdict: 'pass', observed: `unique: no task stored in the last 90 days has visitor id ${visitorId}` })
+  expect(commonness(second.task)).toMatchObject({ verdict: 'pass', observed: `unique to this address: 1 stored task has visitor id ${visitorId} in the last 90 days, all from this address` })
+  expect(second.task.results.fingerprint.commonness).toEqual({ tasks: 1, addresses: 0 })
+  // The page's report is judged as its stored task was (its own task not counted).
+  await expect(page.getByRole('region', { name: 'Results' }).locator('tr[data-check="fp-commonness"]')).toContainText('unique to this address: 1 stored task')
   for (const id of ['fp-stability', 'fp-iframe-consistency', 'fp-worker-consistency', 'fp-ua-header', 'fp-platform', 'fp-ua-client-hints', 'fp-vendor', 'fp-timezone', 'fp-plugins', 'fp-hardware', 'fp-audio-engine', 'fp-fonts-os', 'fp-gpu-os']) {
     expect(verdicts[id], id).toBe('pass')
   }

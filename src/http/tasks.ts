@@ -17,6 +17,7 @@ import { HttpError } from '../core/errors'
 import { parseJson, readBodyCapped, requireJson } from './body'
 import { requestClientIp } from './client-ip'
 import { believedFingerprintHeaders, observeSubmission } from './observe'
+import { countSeen } from './seen'
 import { insertTaskUsingNonce } from '../../db/nonces'
 import type { AppDeps } from './deps'
 import { errorResponse, json, jsonText } from './json'
@@ -45,18 +46,21 @@ export function tasksApi(deps: AppDeps) {
         const body = parseJson(await readBodyCapped(request, MAX_TASK_BODY_BYTES, CREATE), CREATE)
         const observed = await observeSubmission(db, { request, ip, now, body, purpose: 'submit', fingerprintHeaders: believedFingerprintHeaders(server, request, deps) })
         if (observed.nonce === 'used') throw new HttpError(409, NONCE_USED)
-        const input = validateTaskInput(body, observed, deps.judge)
+        // Judged on the full address; stored cut to its network when IP_TRUNCATE is set.
+        const ipAddress = ipTruncate ? truncateIp(observed.ip) : observed.ip
+        const seen = await countSeen(db, { body, excludeIp: ipAddress, now, log: deps.log })
+        const input = validateTaskInput(body, observed, { ...deps.judge, fingerprintSeen: seen.fingerprintSeen })
         if (!input.ok) throw new HttpError(422, input.error)
         const id = uuidV4(random)
-        // Judged on the full address above; stored cut to its network when IP_TRUNCATE is set.
         const task = {
           id,
           tool: input.value.tool,
           score: input.value.score,
-          ipAddress: ipTruncate ? truncateIp(observed.ip) : observed.ip,
+          ipAddress,
           userAgent: observed.userAgent,
           results: ipTruncate ? truncateIpsDeep(input.value.results) : input.value.results,
           createdAt: now,
+          fingerprint: seen.fingerprint,
         }
         if (observed.nonce === 'valid') {
           // Stored only if this submission is the one that uses the nonce (a concurrent replay loses).

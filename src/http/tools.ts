@@ -9,6 +9,8 @@ import { IndexPage, NotFoundPage, ReportFragment, ToolPage } from '../pages/tool
 import { parseJson, readBodyCapped, requireJson } from './body'
 import { requestClientIp } from './client-ip'
 import { believedFingerprintHeaders, observeSubmission } from './observe'
+import { countSeen } from './seen'
+import { truncateIp } from '../core/ip-privacy'
 import { issueNonce } from '../../db/nonces'
 import { generateNonce, NONCE_TTL_SECONDS } from '../core/nonce'
 import { randomBase62 } from '../core/keys'
@@ -31,7 +33,7 @@ function probeScript(assets: AppDeps['assets'], tool: string): string | null {
 }
 
 export function toolsPages(deps: AppDeps) {
-  const { assets, clock, trustedProxies, db, random } = deps
+  const { assets, clock, trustedProxies, db, random, ipTruncate } = deps
   const listenerData: Record<string, string> = {}
   if (deps.evidence?.tlsPort !== undefined) listenerData['data-tls-port'] = String(deps.evidence.tlsPort)
   if (deps.evidence?.stunPort !== undefined) listenerData['data-stun-port'] = String(deps.evidence.stunPort)
@@ -59,15 +61,25 @@ export function toolsPages(deps: AppDeps) {
         const what = 'Cannot render report'
         requireJson(request, what)
         const body = parseJson(await readBodyCapped(request, MAX_TASK_BODY_BYTES, what), what)
+        const now = clock()
         const observed = await observeSubmission(db, {
           request,
           ip: requestClientIp(server, request, trustedProxies),
-          now: clock(),
+          now,
           body,
           purpose: 'report',
           fingerprintHeaders: believedFingerprintHeaders(server, request, deps),
         })
-        const input = validateTaskInput(body, observed, deps.judge)
+        // Counted as the stored task was: without that task, nothing stored after it.
+        const { nonce } = (body ?? {}) as { nonce?: unknown }
+        const seen = await countSeen(db, {
+          body,
+          excludeIp: ipTruncate ? truncateIp(observed.ip) : observed.ip,
+          now,
+          asOfNonce: observed.nonce === 'valid' && typeof nonce === 'string' ? nonce : undefined,
+          log: deps.log,
+        })
+        const input = validateTaskInput(body, observed, { ...deps.judge, fingerprintSeen: seen.fingerprintSeen })
         if (!input.ok) throw new HttpError(422, input.error.replace('Cannot create task', what))
         if (input.value.tool !== params.tool) throw new HttpError(422, `${what}: the body is for tool '${input.value.tool}', not '${params.tool}'`)
         const r = input.value.results as { summary: Summary; checks: Check[]; verdict?: unknown; frameworks?: unknown }

@@ -8,7 +8,7 @@ import { check, summarize, type Check, type CheckDef } from '../checks'
 import { consistencyOf } from '../consistency'
 import { formatTimestamp } from '../month'
 import { BotDetectorSpecResults } from '../results'
-import type { ToolId } from '../tools'
+import { isToolId, type ToolId } from '../tools'
 import type { ServerObservation } from './observation'
 import { TOOL_DEFINITIONS } from './registry'
 import type { JudgeContext } from './types'
@@ -65,6 +65,24 @@ function unsentSignals(schema: TSchema): Record<string, unknown> {
   const required = new Set(TypeGuard.IsObject(schema) ? (schema.required ?? []) : [])
   for (const name of Object.keys(props)) if (required.has(name)) out[name] = { ok: false, error: { kind: 'error', message: NOT_SENT }, ms: 0 }
   return out
+}
+
+/**
+ * The identity hash a submission's signals carry (ToolDefinition.identity, e.g.
+ * browser-fingerprint's visitor id), computed from the very signals its judge will see; null
+ * for tools without one, for submissions without signals, and for bodies whose signals do not
+ * validate (assembleResults refuses those).
+ */
+export function submittedIdentity(body: unknown): { tool: ToolId; fingerprint: string } | null {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null
+  const { tool, results } = body as Record<string, unknown>
+  if (typeof tool !== 'string' || !isToolId(tool)) return null
+  const def = TOOL_DEFINITIONS[tool]
+  if (!def?.identity || results === null || typeof results !== 'object' || Array.isArray(results)) return null
+  const signals = (results as Record<string, unknown>).signals
+  if (signals === undefined || !compile(`signals:${tool}`, def.signals).Check(signals)) return null
+  const fingerprint = def.identity(signals)
+  return fingerprint === null ? null : { tool, fingerprint }
 }
 
 export function assembleResults(tool: ToolId, submitted: Record<string, unknown>, server: ServerObservation, ctx: JudgeContext = {}): AssembleResult {

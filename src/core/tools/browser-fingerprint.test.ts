@@ -1,65 +1,16 @@
 import { describe, expect, test } from 'bun:test'
+import type { Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { summarize, type Check } from '../checks'
-import { BrowserFingerprintSignals, browserFingerprint, fingerprintOf, scopeMismatches, uaDataMismatches, type ScopeSnapshot } from './browser-fingerprint'
+import { BrowserFingerprintSections, BrowserFingerprintSignals, COMMON_ADDRESSES, browserFingerprint, scopeMismatches, uaDataMismatches, visitorIdOf } from './browser-fingerprint'
+import { submittedIdentity } from './assemble'
+import { SEEN_CAP } from './seen'
+import type { JudgeContext } from './types'
 import type { ServerObservation } from './observation'
+import { CHROME_UA, PDF, desktopChrome, fail, plain, scope, twice, webgl } from './browser-fingerprint.fixture'
 
-const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 const HEADLESS_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36'
 const FIREFOX_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:125.0) Gecko/20100101 Firefox/125.0'
-
-const twice = <T,>(value: T, again?: T) => ({ ok: true as const, value: again === undefined ? { value } : { value, again }, ms: 3 })
-const plain = <T,>(value: T) => ({ ok: true as const, value, ms: 3 })
-const fail = (kind: 'unsupported' | 'blocked' | 'timeout' | 'farbled' | 'error', message: string) => ({ ok: false as const, error: { kind, message }, ms: 3 })
-
-const PDF = ['PDF Viewer', 'Chrome PDF Viewer', 'Chromium PDF Viewer', 'Microsoft Edge PDF Viewer', 'WebKit built-in PDF'].map((name) => ({ name, filename: 'internal-pdf-viewer', mimeTypes: ['application/pdf', 'text/pdf'] }))
-
-function scope(ua = CHROME_UA, over: Partial<ScopeSnapshot> = {}): ScopeSnapshot {
-  return {
-    userAgent: ua, platform: 'Win32', languages: ['de-DE', 'de', 'en'], hardwareConcurrency: 8, deviceMemory: 8, webdriver: false,
-    timeZone: 'Europe/Berlin', timezoneOffset: -120, uaPlatform: 'Windows', uaBrands: 'Chromium/124, Google Chrome/124, Not-A.Brand/99', ...over,
-  }
-}
-
-function webgl(renderer: string, vendor = 'Google Inc. (NVIDIA)') {
-  return {
-    vendor: 'WebKit', renderer: 'WebKit WebGL', unmaskedVendor: vendor, unmaskedRenderer: renderer,
-    version: 'WebGL 1.0 (OpenGL ES 2.0 Chromium)', glsl: 'WebGL GLSL ES 1.0 (OpenGL ES GLSL ES 1.0 Chromium)',
-    params: { MAX_TEXTURE_SIZE: 16384, MAX_VIEWPORT_DIMS: [32767, 32767], MAX_VERTEX_ATTRIBS: 16, MAX_TEXTURE_IMAGE_UNITS: 16, MAX_COMBINED_TEXTURE_IMAGE_UNITS: 32 },
-    extensions: ['ANGLE_instanced_arrays', 'WEBGL_debug_renderer_info'], pixelsHash: '0123456789abcdef', pixelsStable: true, webgl2: true,
-  }
-}
-
-/** An ordinary Chrome 124 on Windows, German, 8 cores, an NVIDIA GPU. */
-function desktopChrome(): BrowserFingerprintSignals {
-  return {
-    fonts: twice(['Segoe UI', 'Calibri', 'Cambria', 'Consolas', 'Marlett', 'Arial', 'Verdana']),
-    canvas: twice({ winding: true, hash: 'aaaaaaaaaaaaaaaa' }),
-    webgl: twice(webgl('ANGLE (NVIDIA, NVIDIA GeForce RTX 3060 (0x00002504) Direct3D11 vs_5_0 ps_5_0, D3D11)')),
-    audio: twice({ sum: 124.04347527516074, copySum: 124.04347527516074, reduction: -20.538286209106445 }),
-    screen: twice({ width: 1920, height: 1080, availWidth: 1920, availHeight: 1032, colorDepth: 24, pixelDepth: 24, orientation: 'landscape-primary', devicePixelRatio: 1 }),
-    timezone: twice({ zone: 'Europe/Berlin', offset: -120, intlOffset: -120, locale: 'de-DE', calendar: 'gregory' }),
-    languages: twice({ language: 'de-DE', languages: ['de-DE', 'de', 'en'] }),
-    navigator: twice({ userAgent: CHROME_UA, appVersion: CHROME_UA.slice(8), platform: 'Win32', vendor: 'Google Inc.', productSub: '20030107', oscpu: null, cpuClass: null }),
-    hardware: twice({ hardwareConcurrency: 8, deviceMemory: 8 }),
-    plugins: twice({ plugins: PDF, mimeTypes: 2, pdfViewerEnabled: true, nativePrototypes: true }),
-    vendorFlavours: twice({ flavours: ['chrome'], chromeKeys: ['app', 'csi', 'loadTimes'] }),
-    math: twice({ tan: -1.4214488238747245, sinh: 1.1752011936438014 }),
-    media: twice({ colorGamut: 'srgb', invertedColors: 'none', forcedColors: 'none', monochrome: 0, contrast: 'no-preference', reducedMotion: 'no-preference', reducedTransparency: 'no-preference', hdr: 'standard', colorScheme: 'light' }),
-    touch: twice({ maxTouchPoints: 0, touchEvent: false }),
-    storage: twice({ cookieEnabled: true, cookies: true, localStorage: true, sessionStorage: true, indexedDB: true, openDatabase: false }),
-    architecture: twice(255),
-    uaData: twice({
-      brands: [{ brand: 'Chromium', version: '124' }, { brand: 'Google Chrome', version: '124' }, { brand: 'Not-A.Brand', version: '99' }],
-      mobile: false, platform: 'Windows',
-      high: { architecture: 'x86', bitness: '64', model: '', platformVersion: '15.0.0', uaFullVersion: null, wow64: false, fullVersionList: null, formFactors: null },
-      highError: null,
-    }),
-    pageScope: plain(scope()),
-    iframeScope: plain(scope()),
-    workerScope: plain(scope()),
-  }
-}
 
 function server(ua = CHROME_UA, headers: Array<[string, string]> = []): ServerObservation {
   return {
@@ -70,15 +21,16 @@ function server(ua = CHROME_UA, headers: Array<[string, string]> = []): ServerOb
   }
 }
 
-function judge(s: BrowserFingerprintSignals, obs = server()) {
+function judge(s: BrowserFingerprintSignals, obs = server(), ctx?: JudgeContext) {
   expect(Value.Check(BrowserFingerprintSignals, s)).toBe(true)
-  const { checks, sections } = browserFingerprint.judge(s, obs)
+  const { checks, sections } = browserFingerprint.judge(s, obs, ctx)
+  expect(Value.Check(BrowserFingerprintSections, sections)).toBe(true)
   const by = (id: string): Check => {
     const c = checks.find((x) => x.id === id)
     if (!c) throw new Error(`no check ${id}`)
     return c
   }
-  return { checks, by, summary: summarize(checks), fingerprint: (sections as { fingerprint: ReturnType<typeof fingerprintOf> }).fingerprint }
+  return { checks, by, summary: summarize(checks), fingerprint: (sections as { fingerprint: Static<typeof BrowserFingerprintSections>['fingerprint'] }).fingerprint }
 }
 
 describe('browser-fingerprint judge', () => {
@@ -87,8 +39,6 @@ describe('browser-fingerprint judge', () => {
     const notPass = checks.filter((c) => c.verdict !== 'pass' && c.verdict !== 'na').map((c) => `${c.id}: ${JSON.stringify(c.observed)}`)
     expect(notPass).toEqual([])
     expect(summary.score).toBe(100)
-    expect(by('fp-commonness').verdict).toBe('na')
-    expect(by('fp-commonness').expected).toContain('stored-task index')
   })
 
   test('gives the same visitor id for the same browser and another one when a component changes', () => {
@@ -231,6 +181,85 @@ describe('browser-fingerprint judge', () => {
     expect(fingerprint.unstable).toEqual(['canvas'])
     expect(by('fp-stability').verdict).toBe('warn')
     expect(summary.score).toBe(85)
+  })
+})
+
+describe('fp-commonness, from the count over stored tasks the service passes', () => {
+  const seen = (tasks: number, addresses: number) => ({ fingerprintSeen: { tasks, addresses } })
+
+  test('is na without the count (pure callers), saying it was not counted', () => {
+    const { by, fingerprint, summary } = judge(desktopChrome())
+    expect(by('fp-commonness')).toMatchObject({ verdict: 'na', source: 'server', points: 0 })
+    expect(by('fp-commonness').expected).toBe(`not counted: the stored tasks were not consulted for visitor id ${fingerprint.visitorId}`)
+    expect(fingerprint.commonness).toBeNull()
+    expect(summary.score).toBe(100)
+  })
+
+  test('passes a visitor id never stored before as unique', () => {
+    const { by, fingerprint, summary } = judge(desktopChrome(), server(), seen(0, 0))
+    expect(by('fp-commonness').verdict).toBe('pass')
+    expect(by('fp-commonness').observed).toBe(`unique: no task stored in the last 90 days has visitor id ${fingerprint.visitorId}`)
+    expect(fingerprint.commonness).toEqual({ tasks: 0, addresses: 0 })
+    expect(summary.score).toBe(100)
+  })
+
+  test('passes a visitor id stored before only from this address: reloading is not common', () => {
+    const { by } = judge(desktopChrome(), server(), seen(40, 0))
+    expect(by('fp-commonness').verdict).toBe('pass')
+    expect(String(by('fp-commonness').observed)).toBe(`unique to this address: 40 stored tasks have visitor id ${judge(desktopChrome()).fingerprint.visitorId} in the last 90 days, all from this address`)
+  })
+
+  test(`passes a visitor id shared by up to ${COMMON_ADDRESSES - 1} other addresses as rare`, () => {
+    for (const n of [1, COMMON_ADDRESSES - 1]) {
+      const { by, fingerprint, summary } = judge(desktopChrome(), server(), seen(n + 2, n))
+      expect(by('fp-commonness').verdict).toBe('pass')
+      expect(String(by('fp-commonness').observed)).toBe(`rare: ${n + 2} stored tasks have visitor id ${fingerprint.visitorId} in the last 90 days, from ${n} other address${n === 1 ? '' : 'es'} (the same browser on another network, or a close twin)`)
+      expect(summary.score).toBe(100)
+    }
+  })
+
+  test(`warns from ${COMMON_ADDRESSES} other addresses: a default configuration, as automation fleets have`, () => {
+    const { by, fingerprint, summary } = judge(desktopChrome(), server(), seen(COMMON_ADDRESSES, COMMON_ADDRESSES))
+    expect(by('fp-commonness').verdict).toBe('warn')
+    expect(by('fp-commonness').observed).toBe(`common: 5 stored tasks have visitor id ${fingerprint.visitorId} in the last 90 days, from 5 other addresses — a default configuration, as automation fleets have`)
+    expect(fingerprint.commonness).toEqual({ tasks: 5, addresses: 5 })
+    expect(summary.score).toBe(95)
+  })
+
+  test('says "at least" when the count reached its cap', () => {
+    const { by } = judge(desktopChrome(), server(), seen(SEEN_CAP, 300))
+    expect(by('fp-commonness').verdict).toBe('warn')
+    expect(String(by('fp-commonness').observed)).toStartWith(`common: at least ${SEEN_CAP} stored tasks have visitor id `)
+  })
+
+  test('is na with the reason when the count could not be made', () => {
+    const { by, fingerprint } = judge(desktopChrome(), server(), { fingerprintSeen: { error: 'the count over stored tasks could not be made (the query failed)' } })
+    expect(by('fp-commonness')).toMatchObject({ verdict: 'na', expected: 'not counted: the count over stored tasks could not be made (the query failed)' })
+    expect(fingerprint.commonness).toBeNull()
+  })
+
+  test('is na when no component went into the visitor id, whatever the count', () => {
+    const s = desktopChrome()
+    for (const k of Object.keys(s) as Array<keyof BrowserFingerprintSignals>) (s as Record<string, unknown>)[k] = fail('timeout', 'no answer within 3000 ms')
+    const { by, fingerprint } = judge(s, server(), seen(900, 900))
+    expect(by('fp-commonness')).toMatchObject({ verdict: 'na', expected: 'no visitor id: no component was read reliably' })
+    expect(fingerprint.commonness).toBeNull()
+    expect(visitorIdOf(s)).toBeNull()
+  })
+
+  test('visitorIdOf and the identity of a submission are the visitor id the judge reports', () => {
+    const s = desktopChrome()
+    const { fingerprint } = judge(s)
+    expect(visitorIdOf(s)).toBe(fingerprint.visitorId)
+    expect(browserFingerprint.identity!(s)).toBe(fingerprint.visitorId)
+    expect(submittedIdentity({ tool: 'browser-fingerprint', results: { signals: s } })).toEqual({ tool: 'browser-fingerprint', fingerprint: fingerprint.visitorId })
+  })
+
+  test('a submission without valid signals, or of another tool, has no identity', () => {
+    const s = desktopChrome()
+    for (const body of [null, 7, [], {}, { tool: 'browser-fingerprint' }, { tool: 'browser-fingerprint', results: {} }, { tool: 'browser-fingerprint', results: { signals: { ...s, hardware: 'eight' } } }, { tool: 'nope', results: { signals: s } }, { tool: 'canvas-fingerprint', results: { signals: s } }]) {
+      expect(submittedIdentity(body)).toBeNull()
+    }
   })
 })
 

@@ -2,7 +2,8 @@
 // hash per component and a visitor hash over the stable ones, and the consistency checks a
 // fingerprint allows: the same values in an iframe and a worker, navigator against the
 // User-Agent and client-hint headers, the audio sum against the claimed engine, time zone
-// against the clock, fonts and GPU against the claimed OS.
+// against the clock, fonts and GPU against the claimed OS; and, from a count over stored tasks
+// that the service makes before judging (JudgeContext.fingerprintSeen), how common the visitor id is.
 // The math component is hashed but not judged: V8's results are not fixed across versions
 // (Node 20's V8 and Chromium 156 differ in Math.pow and Math.log on the same machine, the
 // latter agreeing with glibc), so there is no reliable per-engine reference to compare with.
@@ -22,7 +23,8 @@ import { UaClientHintsSchema } from './client-signals'
 import { familyOfClaimedOs, inferOsFromFonts } from './font-os'
 import { WebglSummarySchema, effectiveRenderer, gpuFitsOs, softwareRenderer } from './gpu'
 import { header, type ServerObservation } from './observation'
-import { defineTool } from './types'
+import { SEEN_CAP, SEEN_WINDOW_DAYS, type FingerprintSeen } from './seen'
+import { defineTool, type JudgeContext } from './types'
 
 const Str = Type.String({ maxLength: 1000 })
 const NStr = Type.Union([Str, Type.Null()])
@@ -101,6 +103,16 @@ export const BrowserFingerprintSections = Type.Object({
     components: Type.Record(Type.String(), ComponentSummary),
     unstable: Type.Array(Type.String(), { description: 'Components that read differently twice in one page: noise, reported as farbling.' }),
     excluded: Type.Array(Type.String(), { description: 'Components left out of visitorId (unstable, timed out, failed).' }),
+    commonness: Type.Union(
+      [
+        Type.Object({
+          tasks: Type.Integer({ description: 'Stored tasks of the last 90 days with this visitorId (at most 1000 counted), this address’s own included.' }),
+          addresses: Type.Integer({ description: 'Distinct client addresses among them other than the submitter’s.' }),
+        }),
+        Type.Null(),
+      ],
+      { description: 'How common visitorId is among stored tasks (fp-commonness); null when not counted.' },
+    ),
   }),
 })
 
@@ -125,7 +137,7 @@ const DEFS = {
   fontsOs: { id: 'fp-fonts-os', name: 'Fonts fit the claimed OS', source: 'server', weight: 16, why: 'Installed fonts betray the operating system (Segoe UI on Windows, Helvetica Neue on Apple, DejaVu on Linux). Clear markers of another OS than the User-Agent claims suggest a spoofed UA. People do install other OSes’ fonts, so it only warns.' },
   audio: { id: 'fp-audio-engine', name: 'Audio sum fits the claimed engine', source: 'client', weight: 20, why: 'The FingerprintJS audio sum clusters by engine (Blink ≈ 124.04/124.08, Gecko ≈ 35.74, WebKit ≈ 35.11; table in src/core/tools/audio-sums.ts). A sum from another engine’s cluster means the User-Agent lies about the engine; an unknown sum only warns (new builds and CPUs add values).' },
   storage: { id: 'fp-storage', name: 'Cookies and storage are available', source: 'client', weight: 6, why: 'Blocked cookies or storage is a privacy setting (or an embedded/automated browser with a throwaway profile); a weak signal on its own.' },
-  commonness: { id: 'fp-commonness', name: 'How common this fingerprint is', source: 'server', weight: 10, why: 'A visitor hash shared by many unrelated visitors is a default configuration (often automation fleets); a unique one identifies the browser. Needs a query over stored tasks, which the pure judge cannot make.' },
+  commonness: { id: 'fp-commonness', name: 'How common this fingerprint is', source: 'server', weight: 10, why: 'A visitor hash shared by many unrelated visitors is a default configuration, as automation fleets running one image have; a unique one identifies the browser. Counted over the tasks stored in the last 90 days, by distinct client address other than this one, so one person reloading the page does not make it common. A few other addresses are the same browser on another network (home, office, mobile); five or more warn. Popular devices with default settings (one phone model and OS version) can share a hash too, so it never fails.' },
 } as const satisfies Record<string, CheckDef>
 
 const PLATFORM_OF: Record<string, [RegExp, string]> = {
@@ -171,6 +183,9 @@ export function uaDataMismatches(ua: string, d: { brands: Array<{ brand: string;
   return out
 }
 
+/** Distinct other addresses from which a visitor id makes it common (a warning). */
+export const COMMON_ADDRESSES = 5
+
 interface ComponentOutcome {
   hash: string | null
   stable: boolean
@@ -207,6 +222,42 @@ export function fingerprintOf(signals: Pick<BrowserFingerprintSignals, Component
   return { visitorId: hashHex(parts.join('|')), components, unstable, excluded }
 }
 
+/** The visitor id of a fingerprint, or null when no component went into it. */
+function identityOf(fp: Pick<ReturnType<typeof fingerprintOf>, 'visitorId' | 'excluded'>): string | null {
+  return fp.excluded.length < Object.keys(COMPONENTS).length ? fp.visitorId : null
+}
+
+/**
+ * The visitor id the judge reports for these signals, as stored in the task's `fingerprint`
+ * and counted for fp-commonness; null when no component went into it (nothing sent, every
+ * read timed out or failed): that hash of nothing would be shared by every such submission.
+ */
+export function visitorIdOf(signals: Pick<BrowserFingerprintSignals, ComponentName>): string | null {
+  return identityOf(fingerprintOf(signals))
+}
+
+/** fp-commonness from the count over stored tasks the service made before judging. */
+function commonnessCheck(visitorId: string | null, seen: FingerprintSeen | undefined): Check {
+  const def = DEFS.commonness
+  const expected = `a visitor id not shared by ${COMMON_ADDRESSES} or more other addresses in the last ${SEEN_WINDOW_DAYS} days`
+  if (visitorId === null) return check(def, { verdict: 'na', observed: null, expected: 'no visitor id: no component was read reliably' })
+  if (seen === undefined) return check(def, { verdict: 'na', observed: null, expected: `not counted: the stored tasks were not consulted for visitor id ${visitorId}` })
+  if ('error' in seen) return check(def, { verdict: 'na', observed: null, expected: `not counted: ${seen.error}` })
+  const window = `the last ${SEEN_WINDOW_DAYS} days`
+  const atLeast = seen.tasks >= SEEN_CAP ? 'at least ' : ''
+  const tasks = (n: number) => `${n} stored task${n === 1 ? ' has' : 's have'}`
+  const addresses = (n: number) => `${n} other address${n === 1 ? '' : 'es'}`
+  if (seen.addresses === 0) {
+    const observed = seen.tasks === 0
+      ? `unique: no task stored in ${window} has visitor id ${visitorId}`
+      : `unique to this address: ${atLeast}${tasks(seen.tasks)} visitor id ${visitorId} in ${window}, all from this address`
+    return check(def, { verdict: 'pass', observed, expected })
+  }
+  const shared = `${atLeast}${tasks(seen.tasks)} visitor id ${visitorId} in ${window}, from ${atLeast}${addresses(seen.addresses)}`
+  if (seen.addresses < COMMON_ADDRESSES) return check(def, { verdict: 'pass', observed: `rare: ${shared} (the same browser on another network, or a close twin)`, expected })
+  return check(def, { verdict: 'warn', observed: `common: ${shared} — a default configuration, as automation fleets have`, expected })
+}
+
 function first<T>(s: SignalResult<{ value: T; again?: T }> | undefined): T | undefined {
   return valueOf(s)?.value
 }
@@ -215,7 +266,8 @@ export const browserFingerprint = defineTool({
   id: 'browser-fingerprint',
   signals: BrowserFingerprintSignals,
   sections: BrowserFingerprintSections,
-  judge(s: BrowserFingerprintSignals, server: ServerObservation) {
+  identity: visitorIdOf,
+  judge(s: BrowserFingerprintSignals, server: ServerObservation, ctx?: JudgeContext) {
     const checks: Check[] = []
     const na = (def: CheckDef, why: string) => check(def, { verdict: 'na', observed: null, expected: why })
     const fp = fingerprintOf(s)
@@ -394,8 +446,12 @@ export const browserFingerprint = defineTool({
       checks.push(check(DEFS.audio, { verdict: fit.verdict, observed: { sum: audio.sum, reason: fit.reason }, expected: `a sum known for ${pageUa.engine}` }))
     } else checks.push(na(DEFS.audio, audio ? 'the sum is noised (see fp-stability)' : whyMissing(s.audio)))
 
-    checks.push(na(DEFS.commonness, `pending: will come from the stored-task index (how many stored tasks share visitorId ${fp.visitorId}); the pure judge has no database access`))
+    // How common the visitor id is: the count over stored tasks comes in ctx.
+    const seen = ctx?.fingerprintSeen
+    const identity = identityOf(fp)
+    checks.push(commonnessCheck(identity, seen))
+    const commonness = identity !== null && seen && !('error' in seen) ? { tasks: seen.tasks, addresses: seen.addresses } : null
 
-    return { checks, sections: { fingerprint: fp } }
+    return { checks, sections: { fingerprint: { ...fp, commonness } } }
   },
 })

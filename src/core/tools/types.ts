@@ -3,6 +3,7 @@ import type { Check } from '../checks'
 import type { ToolId } from '../tools'
 import type { ServerObservation } from './observation'
 import type { IpLookup } from '../../evidence/ipdb-core'
+import type { FingerprintSeen } from './seen'
 
 export interface Judgement {
   checks: Check[]
@@ -17,6 +18,11 @@ export interface Judgement {
 export interface JudgeContext {
   /** Country, AS and hosting flag of an address (offline database, src/evidence/ipdb.ts). */
   lookupIp?: (ip: string) => IpLookup
+  /**
+   * How many stored tasks share this submission's identity (ToolDefinition.identity) and from
+   * how many other addresses: counted by the HTTP handlers before judging (src/http/seen.ts).
+   */
+  fingerprintSeen?: FingerprintSeen
 }
 
 /**
@@ -30,6 +36,12 @@ export interface ToolDefinition<S extends TSchema = TSchema> {
   /** Schema of the sections `judge` adds, for the OpenAPI document. */
   sections?: TSchema
   judge(signals: Static<S>, server: ServerObservation, ctx?: JudgeContext): Judgement
+  /**
+   * The stable hash identifying the submitting browser (browser-fingerprint: its visitor id),
+   * stored as the task's `fingerprint`; null when the signals identify nothing. Tools without
+   * one store null.
+   */
+  identity?(signals: Static<S>): string | null
 }
 
 export function defineTool<S extends TSchema>(def: ToolDefinition<S>): ToolDefinition<S> {

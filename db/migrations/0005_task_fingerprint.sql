@@ -1,0 +1,2 @@
+ALTER TABLE "tasks" ADD COLUMN "fingerprint" text;--> statement-breakpoint
+CREATE INDEX "tasks_tool_fingerprint_idx" ON "tasks" USING btree ("tool","fingerprint","created_at") WHERE "tasks"."fingerprint" is not null;

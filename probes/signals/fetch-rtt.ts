@@ -1,9 +1,10 @@
 // Round-trip time measured by the page: small sequential requests to the service, after one
 // warm-up that may open the connection, median of the rest. Through a VPN or proxy this is the
-// time to the exit and back through the tunnel; the server's own TCP-handshake RTT (issue 7)
-// only sees the last hop, and a large gap between the two is a relay tell. There is no
-// WebSocket echo yet, so this uses fetch(): HTTP adds the server's handling time (/healthz
-// pings the database), a little more than a pure echo.
+// time to the exit and back through the tunnel; the TLS listener's TCP-handshake RTT only sees
+// the last hop, and a large gap between the two is a relay tell (vpn-detector compares the
+// handshake with HTTP/2 PINGs on the same connection, and with this when there are none).
+// There is no WebSocket echo yet, so this uses fetch(): HTTP adds the server's handling time
+// (/healthz pings the database), a little more than a pure echo.
 // cache: 'no-store' makes every request reach the server.
 
 export function median(values: readonly number[]): number | null {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { ByteWriter, concatBytes } from './bytes'
 import { fixture } from './fixtures/load'
-import { akamaiFingerprint, H2_FRAME, H2_PREFACE, parseH2ClientStart, readH2ClientStart, type H2ClientStart } from './http2'
+import { akamaiFingerprint, H2_FRAME, H2_PREFACE, h2PingFrame, parseH2ClientStart, readH2ClientStart, readH2Ping, splitH2Frames, type H2ClientStart } from './http2'
 
 const CHROMIUM = fixture('h2-chromium.hex')
 const CURL = fixture('h2-curl.hex')
@@ -169,6 +169,53 @@ describe('malformed input', () => {
         const b = CHROMIUM.slice()
         for (const [i, v] of edits) b[i] = v
         readH2ClientStart(b)
+      }),
+      { numRuns: 500 },
+    )
+  })
+})
+
+describe('PING (§6.7)', () => {
+  const OPAQUE = Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8)
+
+  test('a PING is 8 opaque bytes on stream 0; the ACK sets flag 0x1', () => {
+    expect(Array.from(h2PingFrame(OPAQUE))).toEqual([0, 0, 8, 6, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8])
+    expect(Array.from(h2PingFrame(OPAQUE, true))).toEqual([0, 0, 8, 6, 1, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8])
+    expect(() => h2PingFrame(new Uint8Array(7))).toThrow('8 bytes')
+  })
+
+  test('a PING and a PING ACK read back with their opaque bytes; other frames are not PINGs', () => {
+    const r = splitH2Frames(concatBytes([settings([1, 4096]), h2PingFrame(OPAQUE), windowUpdate(5), h2PingFrame(OPAQUE, true)]))
+    expect(r.ok).toBe(true)
+    if (!r.ok) return
+    expect(r.frames.map((f) => f.type)).toEqual([H2_FRAME.settings, H2_FRAME.ping, H2_FRAME.windowUpdate, H2_FRAME.ping])
+    const reads = r.frames.map(readH2Ping)
+    expect(reads.map((p) => p.kind)).toEqual(['not-ping', 'ping', 'not-ping', 'ack'])
+    for (const p of [reads[1]!, reads[3]!]) expect(p.kind !== 'not-ping' && p.kind !== 'invalid' && Array.from(p.opaque)).toEqual(Array.from(OPAQUE))
+  })
+
+  test('a PING on a stream or of the wrong length is invalid, not an ACK', () => {
+    expect(readH2Ping({ type: H2_FRAME.ping, flags: 1, streamId: 3, payload: OPAQUE })).toMatchObject({ kind: 'invalid' })
+    expect(readH2Ping({ type: H2_FRAME.ping, flags: 1, streamId: 0, payload: OPAQUE.subarray(0, 4) })).toMatchObject({ kind: 'invalid', detail: 'PING of 4 bytes, not 8 (§6.7)' })
+  })
+
+  test('a truncated frame waits for more bytes; a frame over the maximum size is refused from its header', () => {
+    const ack = h2PingFrame(OPAQUE, true)
+    for (let n = 0; n < ack.length; n++) expect(splitH2Frames(ack.subarray(0, n))).toEqual({ ok: true, frames: [], length: 0 })
+    const two = concatBytes([ack, ack.subarray(0, 12)])
+    const r = splitH2Frames(two)
+    expect(r.ok && [r.frames.length, r.length]).toEqual([1, 17])
+    expect(splitH2Frames(Uint8Array.of(0, 0x40, 1, 0, 0, 0, 0, 0, 0))).toMatchObject({ ok: false })
+  })
+
+  test('random bytes never throw', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (b) => {
+        const r = splitH2Frames(b)
+        if (r.ok) {
+          expect(r.length).toBeLessThanOrEqual(b.length)
+          for (const f of r.frames) expect(['not-ping', 'ping', 'ack', 'invalid']).toContain(readH2Ping(f).kind)
+        }
       }),
       { numRuns: 500 },
     )

@@ -222,3 +222,62 @@ export function akamaiFingerprint(start: Pick<H2ClientStart, 'settings' | 'windo
   const text = `${settings}|${windowUpdate}|${priorities}|${pseudo}`
   return { text, hash: md5Hex(text) }
 }
+
+// PING (RFC 9113 §6.7): 8 opaque bytes on stream 0; the peer MUST answer with a PING carrying
+// the ACK flag and the same bytes, "with a higher priority than any other frame". The TLS
+// listener sends a few after reading the client's start and times the ACKs: a round trip that
+// reaches the client's HTTP/2 stack itself, through whatever relays the TCP connection.
+
+export const H2_PING_LENGTH = 8
+
+/** One frame as it arrived: header fields and its payload (a view into the buffer). */
+export interface H2Frame {
+  type: number
+  flags: number
+  streamId: number
+  payload: Uint8Array
+}
+
+export type H2FramesRead = { ok: true; frames: H2Frame[]; length: number } | { ok: false; detail: string }
+
+/**
+ * The whole frames at the front of `buf` (bytes after the client's start) and how many bytes
+ * they take; a partial frame at the end is left for the next read. A frame header announcing
+ * more than `maxFrameSize` is an error at once (§4.2), so a buffer never grows past one frame.
+ */
+export function splitH2Frames(buf: Uint8Array, maxFrameSize = 1 << 14): H2FramesRead {
+  const frames: H2Frame[] = []
+  let pos = 0
+  while (buf.length - pos >= 9) {
+    const length = (buf[pos]! << 16) | (buf[pos + 1]! << 8) | buf[pos + 2]!
+    if (length > maxFrameSize) return { ok: false, detail: `frame of ${length} bytes over SETTINGS_MAX_FRAME_SIZE ${maxFrameSize}` }
+    if (buf.length - pos - 9 < length) break
+    const streamId = (buf[pos + 5]! & 0x7f) * 0x1000000 + ((buf[pos + 6]! << 16) | (buf[pos + 7]! << 8) | buf[pos + 8]!)
+    frames.push({ type: buf[pos + 3]!, flags: buf[pos + 4]!, streamId, payload: buf.subarray(pos + 9, pos + 9 + length) })
+    pos += 9 + length
+  }
+  return { ok: true, frames, length: pos }
+}
+
+/** A PING frame with these 8 opaque bytes; `ack` answers the peer's PING. */
+export function h2PingFrame(opaque: Uint8Array, ack = false): Uint8Array {
+  if (opaque.length !== H2_PING_LENGTH) throw new RangeError(`Cannot build a PING frame: the opaque data must be ${H2_PING_LENGTH} bytes, not ${opaque.length}`)
+  const out = new Uint8Array(9 + H2_PING_LENGTH)
+  out.set([0, 0, H2_PING_LENGTH, H2_FRAME.ping, ack ? FLAG_ACK : 0, 0, 0, 0, 0])
+  out.set(opaque, 9)
+  return out
+}
+
+export type H2PingRead =
+  | { kind: 'not-ping' }
+  | { kind: 'ping' | 'ack'; opaque: Uint8Array }
+  /** A PING on a stream (§6.7: PROTOCOL_ERROR) or not 8 bytes long (FRAME_SIZE_ERROR). */
+  | { kind: 'invalid'; detail: string }
+
+/** What a frame is to a side waiting for a PING ACK: the peer's PING to answer, an ACK, or neither. */
+export function readH2Ping(frame: H2Frame): H2PingRead {
+  if (frame.type !== H2_FRAME.ping) return { kind: 'not-ping' }
+  if (frame.streamId !== 0) return { kind: 'invalid', detail: `PING on stream ${frame.streamId} (§6.7)` }
+  if (frame.payload.length !== H2_PING_LENGTH) return { kind: 'invalid', detail: `PING of ${frame.payload.length} bytes, not 8 (§6.7)` }
+  return { kind: frame.flags & FLAG_ACK ? 'ack' : 'ping', opaque: frame.payload }
+}

@@ -4,7 +4,7 @@ import { createHpackDecoder, decodeHeaderBlock } from './hpack'
 import { parseH2ClientStart } from './http2'
 import { parseHttp1Head } from './http1'
 import { parseClientHello } from './tls-client-hello'
-import { evidenceNonce, h2Response, h2ServerPreface, hpackEncode, http1Record, http1Response, http2Record, tlsRecord } from './tls-records'
+import { evidenceNonce, h2Response, h2ServerPreface, hpackEncode, http1Record, http1Response, http2Record, rttRecord, tlsRecord } from './tls-records'
 
 describe('evidence records', () => {
   test('tls: Chromium 156 keeps GREASE and ALPS, and its JA4 is t13', () => {
@@ -26,6 +26,12 @@ describe('evidence records', () => {
     const r = http1Record(h.value)
     expect(r.version).toBe('HTTP/1.1')
     expect(r.headers[0]![0]).toBe('Host')
+  })
+
+  test('rtt: microseconds become milliseconds, the PING round trip is the fastest answer', () => {
+    expect(rttRecord(48, [0.41234, 0.2, 0.3], 'h2')).toEqual({ tcp_rtt_ms: 0.048, h2_ping_rtt_ms: 0.2, ping_samples: [0.412, 0.2, 0.3], transport: 'h2' })
+    expect(rttRecord(null, [], 'h2')).toEqual({ tcp_rtt_ms: null, h2_ping_rtt_ms: null, ping_samples: [], transport: 'h2' })
+    expect(rttRecord(120_000, [Number.NaN, -1], 'http/1.1')).toEqual({ tcp_rtt_ms: 120, h2_ping_rtt_ms: null, ping_samples: [], transport: 'http/1.1' })
   })
 
   test('evidenceNonce takes /evidence/<nonce> only', () => {

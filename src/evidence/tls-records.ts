@@ -88,6 +88,8 @@ export interface Http2Record {
   header_order: string[]
   path: string | null
   user_agent: string | null
+  /** Round trips of this connection (the listener adds them; absent in older records). */
+  rtt?: RttRecord
 }
 
 export function http2Record(start: H2ClientStart): Http2Record {
@@ -114,10 +116,44 @@ export interface Http1Record {
   path: string
   headers: Array<[string, string]>
   bare_line_feeds: boolean
+  /** The connection's TCP round trip (no PING over HTTP/1). */
+  rtt?: RttRecord
 }
 
 export function http1Record(head: Http1RequestHead): Http1Record {
   return { version: head.version, method: head.method, path: head.target, headers: head.headers.map((h) => [h.name, h.value]), bare_line_feeds: head.bareLineFeeds }
+}
+
+/**
+ * The `rtt` member of the 'http2' and 'http1' records: two round trips of the same connection.
+ * `tcp_rtt_ms` is the kernel's RTT of the TCP handshake, taken at accept (Linux TCP_INFO,
+ * src/listeners/tcp-info.ts): the round trip to whatever terminated the client's TCP
+ * connection. `h2_ping_rtt_ms` is the fastest of the HTTP/2 PINGs the listener sent after the
+ * request's headers, each answered by the client's own HTTP/2 stack: the round trip to the
+ * browser, through every relay. A SOCKS or HTTP CONNECT proxy (and Tor) puts the first at the
+ * proxy and the second at the browser; a layer-3 VPN tunnels packets, so the client's TCP
+ * reaches the service and the two agree.
+ */
+export interface RttRecord {
+  /** Milliseconds (µs precision); null where TCP_INFO cannot be read (not Linux). */
+  tcp_rtt_ms: number | null
+  /** The minimum of `ping_samples`; null without HTTP/2 or when no PING was answered in time. */
+  h2_ping_rtt_ms: number | null
+  /** Each answered PING's round trip in ms, in the order sent. */
+  ping_samples: number[]
+  transport: 'h2' | 'http/1.1'
+}
+
+const ms3 = (ms: number) => Math.round(ms * 1000) / 1000
+
+export function rttRecord(tcpRttMicros: number | null, pingSamplesMs: readonly number[], transport: RttRecord['transport']): RttRecord {
+  const samples = pingSamplesMs.filter((n) => Number.isFinite(n) && n >= 0).map(ms3)
+  return {
+    tcp_rtt_ms: tcpRttMicros === null ? null : ms3(tcpRttMicros / 1000),
+    h2_ping_rtt_ms: samples.length ? Math.min(...samples) : null,
+    ping_samples: samples,
+    transport,
+  }
 }
 
 /** `/evidence/<nonce>` → the nonce (query string ignored); null for any other path. */

@@ -9,15 +9,22 @@
 // Every connection is bounded: bytes buffered before the handshake (a hello is at most 64 KiB)
 // and after it (one request head), and total time (a slow client is dropped). A connection
 // that is not TLS gets a plain 400; one whose hello or request does not parse is closed.
+//
+// Round trips: at accept the kernel's RTT of the TCP handshake is read (tcp-info.ts, Linux);
+// on h2, after the request's headers, up to three PINGs go out one after another (2 s in all,
+// and at most half of what the connection deadline leaves) and their ACKs are timed. Both go
+// into the HTTP record as `rtt` (tls-records.ts RttRecord): a TCP-terminating proxy shows as a
+// PING round trip far longer than the handshake's.
 
 import { createServer, type Server, type Socket } from 'node:net'
 import { createSecureContext, TLSSocket } from 'node:tls'
 import type { Db } from '../../db/client'
 import { recordEvidence } from '../../db/nonces'
-import { readH2ClientStart } from '../evidence/http2'
+import { H2_PING_LENGTH, h2PingFrame, readH2ClientStart, readH2Ping, splitH2Frames, type H2ClientStart } from '../evidence/http2'
 import { readHttp1Head } from '../evidence/http1'
 import { MAX_CLIENT_HELLO, readClientHello, type ClientHello } from '../evidence/tls-client-hello'
-import { evidenceNonce, h2Response, h2ServerPreface, http1Record, http1Response, http2Record, tlsRecord, type TlsRecord } from '../evidence/tls-records'
+import { evidenceNonce, h2Response, h2ServerPreface, http1Record, http1Response, http2Record, rttRecord, tlsRecord, type TlsRecord } from '../evidence/tls-records'
+import { tcpRttMicros } from './tcp-info'
 import { loadCertificate } from './tls-certificate'
 
 export interface TlsListenerOptions {
@@ -37,6 +44,19 @@ export interface TlsListenerDeps {
 }
 
 const MAX_REQUEST_BYTES = 64 * 1024
+/** PINGs sent one after another on h2; the fastest answer is the connection's round trip. */
+const PING_COUNT = 3
+/** Longest the PINGs may hold up the answer, all of them together. */
+const PING_BUDGET_MS = 2000
+
+/** What every stage of one connection needs to know about it. */
+interface Connection {
+  raw: Socket
+  /** tcpi_rtt in µs read at accept: the TCP handshake's round trip; null off Linux. */
+  tcpRttMicros: number | null
+  /** performance.now() at which the connection deadline drops it. */
+  deadline: number
+}
 
 export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerOptions): Promise<{ port: number; certificate: string; stop(): Promise<void> }> {
   const certificate = loadCertificate(opts)
@@ -47,6 +67,10 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
 
   const server: Server = createServer((raw) => {
     open.add(raw)
+    // First, before any byte is answered: the only RTT sample is still the handshake's.
+    const conn: Connection = { raw, tcpRttMicros: tcpRttMicros(raw), deadline: performance.now() + timeoutMs }
+    // The PINGs are single small writes that must leave at once, not wait for an ACK (Nagle).
+    raw.setNoDelay(true)
     const timer = setTimeout(() => raw.destroy(), timeoutMs)
     raw.on('close', () => {
       clearTimeout(timer)
@@ -54,7 +78,7 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
     })
     raw.on('error', () => raw.destroy())
     try {
-      readHello(raw, (hello, buffered) => terminate(raw, hello, buffered))
+      readHello(raw, (hello, buffered) => terminate(conn, hello, buffered))
     } catch (e) {
       log(`tls listener: connection dropped: ${e instanceof Error ? e.message : e}`)
       raw.destroy()
@@ -81,7 +105,8 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
     raw.on('data', onData)
   }
 
-  function terminate(raw: Socket, hello: ClientHello, buffered: Buffer): void {
+  function terminate(conn: Connection, hello: ClientHello, buffered: Buffer): void {
+    const raw = conn.raw
     // The TLS socket reads the hello again from the bytes put back.
     raw.unshift(buffered)
     const tls = new TLSSocket(raw, { isServer: true, secureContext: context, ALPNProtocols: ['h2', 'http/1.1'] })
@@ -89,12 +114,13 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
     tls.on('secure', () => {
       const negotiated = { protocol: tls.getProtocol() ?? null, alpn: typeof tls.alpnProtocol === 'string' ? tls.alpnProtocol : null, cipher: tls.getCipher()?.name ?? null }
       const record = tlsRecord(hello, negotiated)
-      if (negotiated.alpn === 'h2') readH2(raw, tls, record)
-      else readH1(raw, tls, record)
+      if (negotiated.alpn === 'h2') readH2(conn, tls, record)
+      else readH1(conn, tls, record)
     })
   }
 
-  function readH2(raw: Socket, tls: TLSSocket, record: TlsRecord): void {
+  function readH2(conn: Connection, tls: TLSSocket, record: TlsRecord): void {
+    const raw = conn.raw
     let buffered = Buffer.alloc(0)
     // Our preface right away, as a server may (RFC 9113 §3.4): an empty SETTINGS and the ACK.
     tls.write(h2ServerPreface())
@@ -107,23 +133,27 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
       }
       tls.removeListener('data', onData)
       if (r.status !== 'complete') return void raw.destroy()
-      const http2 = http2Record(r.start)
-      void respond(http2.path, [
-        ['tls', record],
-        ['http2', http2],
-      ]).then(
-        ({ status, body }) => {
-          tls.write(h2Response(r.start.headers.streamId, status, responseHeaders, body))
-          // Give the client a moment to read the answer and the GOAWAY before closing.
-          setTimeout(() => tls.end(), 200)
-        },
-        () => raw.destroy(),
-      )
+      // The bytes after the first header block stay in the count: one budget after the handshake.
+      void answerH2(conn, tls, record, r.start, buffered.subarray(r.length), MAX_REQUEST_BYTES - buffered.length).catch(() => raw.destroy())
     }
     tls.on('data', onData)
   }
 
-  function readH1(raw: Socket, tls: TLSSocket, record: TlsRecord): void {
+  /** Times the PINGs, files the records with the round trips, and answers the request. */
+  async function answerH2(conn: Connection, tls: TLSSocket, record: TlsRecord, start: H2ClientStart, leftover: Uint8Array, byteBudget: number): Promise<void> {
+    const pings = await measurePings(conn, tls, leftover, byteBudget)
+    if (pings === null) return
+    const http2 = { ...http2Record(start), rtt: rttRecord(conn.tcpRttMicros, pings, 'h2') }
+    const { status, body } = await respond(http2.path, [
+      ['tls', record],
+      ['http2', http2],
+    ])
+    tls.write(h2Response(start.headers.streamId, status, responseHeaders, body))
+    // Give the client a moment to read the answer and the GOAWAY before closing.
+    setTimeout(() => tls.end(), 200)
+  }
+
+  function readH1(conn: Connection, tls: TLSSocket, record: TlsRecord): void {
     let buffered = Buffer.alloc(0)
     const onData = (chunk: Buffer) => {
       buffered = Buffer.concat([buffered, chunk])
@@ -134,16 +164,82 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
         tls.end(http1Response(400, 'Bad Request', [['content-type', 'text/plain']], 'Not an HTTP/1 request head.\n'))
         return
       }
-      const http1 = http1Record(r.head)
+      const http1 = { ...http1Record(r.head), rtt: rttRecord(conn.tcpRttMicros, [], 'http/1.1') }
       void respond(http1.path, [
         ['tls', record],
         ['http1', http1],
       ]).then(
         ({ status, body }) => tls.end(http1Response(status, status === 200 ? 'OK' : 'Not Found', responseHeaders, body)),
-        () => raw.destroy(),
+        () => conn.raw.destroy(),
       )
     }
     tls.on('data', onData)
+  }
+
+  /**
+   * Sends PINGs one at a time and times their ACKs (RFC 9113 §6.7), reading the frames after
+   * the client's first header block: a PING of the client's own is answered, anything else is
+   * skipped. Stops after PING_COUNT answers, when the next one would not fit the budget, at the
+   * budget's end (a client that never answers gives no samples), on a frame it cannot read or
+   * when the connection closes. Resolves with the round trips in ms, or null when the client
+   * sent more than `byteBudget` bytes (the connection is then dropped, as before).
+   */
+  function measurePings(conn: Connection, tls: TLSSocket, leftover: Uint8Array, byteBudget: number): Promise<number[] | null> {
+    return new Promise((resolve) => {
+      const started = performance.now()
+      const budget = Math.min(PING_BUDGET_MS, (conn.deadline - started) / 2)
+      const samples: number[] = []
+      let buffered = leftover
+      let received = 0
+      let pending: { opaque: Uint8Array; sentAt: number } | null = null
+      let settled = false
+      const finish = (result: number[] | null) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        tls.removeListener('data', onData)
+        tls.removeListener('close', onClose)
+        resolve(result)
+      }
+      const send = () => {
+        const opaque = crypto.getRandomValues(new Uint8Array(H2_PING_LENGTH))
+        pending = { opaque, sentAt: performance.now() }
+        tls.write(h2PingFrame(opaque))
+      }
+      const consume = () => {
+        const r = splitH2Frames(buffered)
+        if (!r.ok) return finish(samples)
+        buffered = buffered.subarray(r.length)
+        for (const frame of r.frames) {
+          const ping = readH2Ping(frame)
+          if (ping.kind === 'ping') tls.write(h2PingFrame(ping.opaque, true))
+          else if (ping.kind === 'ack' && pending && sameBytes(ping.opaque, pending.opaque)) {
+            const now = performance.now()
+            const rtt = now - pending.sentAt
+            samples.push(rtt)
+            pending = null
+            if (samples.length >= PING_COUNT || now - started + rtt > budget) return finish(samples)
+            send()
+          }
+        }
+      }
+      const onData = (chunk: Buffer) => {
+        received += chunk.length
+        if (received > byteBudget) {
+          conn.raw.destroy()
+          return finish(null)
+        }
+        buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk
+        consume()
+      }
+      const onClose = () => finish(samples)
+      const timer = setTimeout(() => finish(samples), Math.max(0, budget))
+      tls.on('data', onData)
+      tls.once('close', onClose)
+      if (budget <= 0) return finish(samples)
+      send()
+      consume()
+    })
   }
 
   const responseHeaders: Array<[string, string]> = [
@@ -184,4 +280,8 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
         server.close(() => resolve())
       }),
   }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i])
 }

@@ -1,17 +1,22 @@
 // The TLS evidence listener on 127.0.0.1 with real clients (curl over HTTP/2 and HTTP/1.1,
 // headless Chromium) and hostile ones (not TLS, a truncated hello, garbage after the
-// handshake, a client that never finishes), on each database driver.
+// handshake, a client that never finishes), on each database driver. Round trips: curl on
+// loopback, a hand-written HTTP/2 client that answers PINGs late or never, and curl through a
+// TCP relay that holds every byte 120 ms each way (the signature of a TCP-terminating proxy).
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { execFile, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs'
-import { connect, type Socket } from 'node:net'
+import { connect, createServer, type Server, type Socket } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { issueNonce, readNonce } from '../../db/nonces'
 import { startTlsListener } from '../../src/listeners/tls'
 import { fixture } from '../../src/evidence/fixtures/load'
+import { concatBytes } from '../../src/evidence/bytes'
+import { H2_FRAME, H2_PREFACE, h2PingFrame, readH2Ping, splitH2Frames, type H2Frame } from '../../src/evidence/http2'
+import type { RttRecord } from '../../src/evidence/tls-records'
 import { openTestDatabase, testDrivers, type TestDatabase } from '../support/db'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -38,6 +43,80 @@ function rawExchange(port: number, bytes: Uint8Array, ms = 3000): Promise<{ data
     s.on('close', () => {
       clearTimeout(timer)
       resolve({ data: Buffer.concat(chunks), closed: true })
+    })
+  })
+}
+
+/**
+ * A TCP relay on 127.0.0.1 that holds every chunk `delayMs` before passing it on, each way:
+ * it terminates the client's TCP connection and opens its own to the target, as a SOCKS or
+ * HTTP CONNECT proxy does, and stands for a distant one.
+ */
+async function delayingRelay(target: number, delayMs: number): Promise<{ port: number; close(): void }> {
+  const sockets = new Set<Socket>()
+  const server: Server = createServer((client) => {
+    const upstream = connect(target, '127.0.0.1')
+    for (const s of [client, upstream]) {
+      sockets.add(s)
+      s.on('error', () => {})
+      s.on('close', () => sockets.delete(s))
+    }
+    const pipe = (from: Socket, to: Socket) => {
+      from.on('data', (d: Buffer) => void setTimeout(() => to.write(d), delayMs))
+      from.on('end', () => void setTimeout(() => to.end(), delayMs))
+    }
+    pipe(client, upstream)
+    pipe(upstream, client)
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return {
+    port: (server.address() as { port: number }).port,
+    close() {
+      for (const s of sockets) s.destroy()
+      server.close()
+    },
+  }
+}
+
+function h2Frame(type: number, flags: number, stream: number, payload: Uint8Array = new Uint8Array(0)): Uint8Array {
+  return concatBytes([Uint8Array.of(payload.length >> 16, (payload.length >> 8) & 0xff, payload.length & 0xff, type, flags, 0, 0, 0, stream), payload])
+}
+
+/** A request header block of literals without indexing (RFC 7541 §6.2.2), no Huffman: short names and values only. */
+function literalBlock(fields: Array<[string, string]>): Uint8Array {
+  const enc = new TextEncoder()
+  return concatBytes(fields.flatMap(([n, v]) => [Uint8Array.of(0, n.length), enc.encode(n), Uint8Array.of(v.length), enc.encode(v)]))
+}
+
+/**
+ * A hand-written HTTP/2 client: preface, SETTINGS and a GET for the path, then `onPing` decides
+ * what to send for each PING of the server's (nothing, or frames to write). Resolves with every
+ * frame the server sent once it closes (or after `ms`).
+ */
+function rawH2Get(port: number, path: string, onPing: (opaque: Uint8Array) => Uint8Array[], ms = 6000): Promise<H2Frame[]> {
+  return new Promise((resolve) => {
+    let buffered: Uint8Array = new Uint8Array(0)
+    const frames: H2Frame[] = []
+    const s = tlsConnect({ port, host: '127.0.0.1', rejectUnauthorized: false, ALPNProtocols: ['h2'] }, () => {
+      const block = literalBlock([[':method', 'GET'], [':scheme', 'https'], [':authority', '127.0.0.1'], [':path', path]])
+      s.write(concatBytes([H2_PREFACE, h2Frame(H2_FRAME.settings, 0, 0), h2Frame(H2_FRAME.headers, 0x5, 1, block)]))
+    })
+    const timer = setTimeout(() => s.destroy(), ms)
+    s.on('data', (d: Buffer) => {
+      buffered = concatBytes([buffered, d])
+      const r = splitH2Frames(buffered)
+      if (!r.ok) return void s.destroy()
+      buffered = buffered.slice(r.length)
+      for (const f of r.frames) {
+        frames.push({ ...f, payload: f.payload.slice() })
+        const ping = readH2Ping(f)
+        if (ping.kind === 'ping') for (const out of onPing(ping.opaque.slice())) s.write(out)
+      }
+    })
+    s.on('error', () => {})
+    s.on('close', () => {
+      clearTimeout(timer)
+      resolve(frames)
     })
   })
 }
@@ -95,6 +174,79 @@ for (const driver of testDrivers()) {
       expect(h2.path).toBe(`/evidence/${nonce}`)
       expect(h2.user_agent).toMatch(/^curl\//)
     })
+
+    test('curl --http2: the record carries the TCP-handshake RTT and the PING RTT, both small on loopback', async () => {
+      const nonce = await live()
+      const r = await run('curl', ['-sk', '--http2', '-m', '10', `https://127.0.0.1:${listener.port}/evidence/${nonce}`])
+      expect(JSON.parse(r.stdout).recorded).toBe(true)
+      const rtt = ((await evidence(nonce)).find((e) => e.kind === 'http2')!.data as { rtt: RttRecord }).rtt
+      expect(rtt.transport).toBe('h2')
+      expect(rtt.ping_samples).toHaveLength(3)
+      expect(rtt.h2_ping_rtt_ms).toBe(Math.min(...rtt.ping_samples))
+      if (process.platform === 'linux') {
+        expect(rtt.tcp_rtt_ms!).toBeGreaterThan(0)
+        // The kernel measures loopback in microseconds; these bounds only catch a wrong unit.
+        expect(rtt.tcp_rtt_ms!).toBeLessThan(50)
+      } else expect(rtt.tcp_rtt_ms).toBeNull()
+      expect(rtt.h2_ping_rtt_ms!).toBeGreaterThan(0)
+      expect(rtt.h2_ping_rtt_ms!).toBeLessThan(1000)
+    })
+
+    test('curl --http1.1: the TCP RTT only, no PING over HTTP/1', async () => {
+      const nonce = await live()
+      await run('curl', ['-sk', '--http1.1', '-m', '10', `https://127.0.0.1:${listener.port}/evidence/${nonce}`])
+      const rtt = ((await evidence(nonce)).find((e) => e.kind === 'http1')!.data as { rtt: RttRecord }).rtt
+      expect(rtt).toMatchObject({ transport: 'http/1.1', h2_ping_rtt_ms: null, ping_samples: [] })
+      if (process.platform === 'linux') expect(rtt.tcp_rtt_ms!).toBeGreaterThan(0)
+    })
+
+    test('a client that never answers the PING gets its answer anyway, with no PING RTT', async () => {
+      const nonce = await live()
+      const frames = await rawH2Get(listener.port, `/evidence/${nonce}`, () => [])
+      // One PING went out and waited for its ACK; then the response, within the deadline.
+      expect(frames.filter((f) => f.type === H2_FRAME.ping)).toHaveLength(1)
+      expect(frames.map((f) => f.type)).toEqual(expect.arrayContaining([H2_FRAME.headers, H2_FRAME.data, H2_FRAME.goaway]))
+      const rtt = ((await evidence(nonce)).find((e) => e.kind === 'http2')!.data as { rtt: RttRecord }).rtt
+      expect(rtt).toMatchObject({ h2_ping_rtt_ms: null, ping_samples: [], transport: 'h2' })
+    })
+
+    test('frames other than the awaited ACK are skipped; the client\'s own PING is answered', async () => {
+      const nonce = await live()
+      const mine = Uint8Array.of(9, 9, 9, 9, 9, 9, 9, 9)
+      const frames = await rawH2Get(listener.port, `/evidence/${nonce}`, (opaque) => [
+        h2Frame(H2_FRAME.settings, 0x1, 0),
+        h2Frame(H2_FRAME.windowUpdate, 0, 0, Uint8Array.of(0, 1, 0, 0)),
+        h2PingFrame(Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8), true), // an ACK of a PING never sent
+        h2Frame(H2_FRAME.ping, 0x1, 0, opaque.subarray(0, 4)), // a short, invalid ACK
+        h2PingFrame(mine),
+        h2Frame(0xfa, 0, 0, Uint8Array.of(1, 2)), // an unknown type (§5.5)
+        h2PingFrame(opaque, true),
+      ])
+      const pings = frames.filter((f) => f.type === H2_FRAME.ping)
+      expect(pings.filter((f) => f.flags === 0)).toHaveLength(3)
+      expect(pings.filter((f) => f.flags === 1).map((f) => Array.from(f.payload))).toEqual([Array.from(mine), Array.from(mine), Array.from(mine)])
+      const rtt = ((await evidence(nonce)).find((e) => e.kind === 'http2')!.data as { rtt: RttRecord }).rtt
+      expect(rtt.ping_samples).toHaveLength(3)
+      expect(rtt.h2_ping_rtt_ms!).toBeGreaterThan(0)
+    })
+
+    test('through a relay that holds bytes 120 ms each way: a short TCP RTT, a PING RTT of at least 240 ms', async () => {
+      // Its own listener with the default 10 s deadline: the relayed handshake alone takes ~0.5 s.
+      const slow = await startTlsListener({ db: d.db, clock: now }, { port: 0, host: '127.0.0.1', dataDir })
+      const relay = await delayingRelay(slow.port, 120)
+      try {
+        const nonce = await live()
+        const r = await run('curl', ['-sk', '--http2', '-m', '20', `https://127.0.0.1:${relay.port}/evidence/${nonce}`])
+        expect(JSON.parse(r.stdout).recorded).toBe(true)
+        const rtt = ((await evidence(nonce)).find((e) => e.kind === 'http2')!.data as { rtt: RttRecord }).rtt
+        // The kernel's handshake ends at the relay; the PING reaches curl: 2 × 120 ms at least.
+        expect(rtt.h2_ping_rtt_ms!).toBeGreaterThanOrEqual(150)
+        if (process.platform === 'linux') expect(rtt.tcp_rtt_ms!).toBeLessThan(50)
+      } finally {
+        relay.close()
+        await slow.stop()
+      }
+    }, 30_000)
 
     test('curl --http1.1: header names in wire order and case, and the version', async () => {
       const nonce = await live()

@@ -123,4 +123,54 @@ describe('vpn-detector judge', () => {
     expect(r.byId['zone-vs-ip-country']!.verdict).toBe('na')
     expect(r.byId['datacenter-asn']!.verdict).toBe('fail')
   })
+
+  describe('TCP-handshake RTT against the end-to-end RTT (the TLS listener\'s record)', () => {
+    const withRtt = (o: ServerObservation, rtt: Record<string, unknown>): ServerObservation => ({
+      ...o,
+      nonce: 'valid',
+      evidence: [
+        { kind: 'tls', data: { ja4: 't13d1516h2_8daaf6152771_02713d6af862' }, observedAt: '2026-06-01T00:00:00+00:00' },
+        { kind: 'http2', data: { akamai: '1:65536;2:0;4:6291456;6:262144|15663105|0|m,a,s,p', rtt: { transport: 'h2', ...rtt } }, observedAt: '2026-06-01T00:00:00+00:00' },
+      ],
+    })
+
+    test('no evidence (no TLS_PORT): na with the reason, and no numbers in the section', () => {
+      const r = judge({ ...signals(), tlsEvidence: missing('unsupported', 'no TLS evidence listener on this service (TLS_PORT is not set)') }, obs('81.2.69.23', 'de-DE,de;q=0.9,en;q=0.8'))
+      expect(r.byId['rtt-vs-tcp-handshake']).toMatchObject({ verdict: 'na', observed: 'in-page median 22 ms over 5 requests' })
+      expect(r.byId['rtt-vs-tcp-handshake']!.expected).toContain('TLS_PORT')
+      expect(r.vpn).toMatchObject({ tcpRttMs: null, h2PingRttMs: null })
+      expect(r.verdict).toEndWith('Not tested here: the TCP-handshake RTT (it needs the TLS listener, TLS_PORT) and the DNS resolver location (see dns-leak).')
+    })
+
+    test('close round trips pass, and both are in the section', () => {
+      const o = withRtt(obs('81.2.69.23', 'de-DE,de;q=0.9,en;q=0.8'), { tcp_rtt_ms: 18.2, h2_ping_rtt_ms: 21.5, ping_samples: [24, 21.5, 22] })
+      const r = judge({ ...signals(), tlsEvidence: ok({ port: 8443, nonce: 'a'.repeat(26), reached: true, ms: 90 }) }, o)
+      expect(r.byId['rtt-vs-tcp-handshake']).toMatchObject({ verdict: 'pass', source: 'server', observed: 'TCP handshake 18.2 ms (kernel, TLS listener); HTTP/2 PING 21.5 ms (fastest of 3, same connection); gap 3.3 ms' })
+      expect(r.vpn).toMatchObject({ tcpRttMs: 18.2, h2PingRttMs: 21.5, pageRttMs: 22 })
+      expect(r.summary.score).toBe(100)
+      expect(r.verdict).toEndWith('Not tested here: the DNS resolver location (see dns-leak).')
+    })
+
+    test('a SOCKS/CONNECT proxy far from the browser: the PING takes far longer than the handshake, a fail', () => {
+      const o = withRtt(obs('81.2.69.23', 'de-DE,de;q=0.9,en;q=0.8'), { tcp_rtt_ms: 9, h2_ping_rtt_ms: 310, ping_samples: [330, 310, 318] })
+      const r = judge(signals(), o)
+      expect(r.byId['rtt-vs-tcp-handshake']!.verdict).toBe('fail')
+      expect(r.summary.score).toBe(70)
+      expect(r.verdict).toStartWith('VPN or proxy detected: the browser\'s round trip is far longer than the TCP handshake\'s')
+    })
+
+    test('a client that answered no PING is judged on the page\'s median, at most a warning', () => {
+      const o = withRtt(obs('81.2.69.23', 'de-DE,de;q=0.9,en;q=0.8'), { tcp_rtt_ms: 9, h2_ping_rtt_ms: null, ping_samples: [] })
+      const r = judge(signals({ rtt: rtt([300, 310, 305, 320, 299]) }), o)
+      expect(r.byId['rtt-vs-tcp-handshake']!.verdict).toBe('warn')
+      expect(String(r.byId['rtt-vs-tcp-handshake']!.observed)).toContain('in-page median 305 ms')
+      expect(r.verdict).toContain('an end-to-end round trip longer than the TCP handshake\'s')
+    })
+
+    test('the page could not reach the listener: na, saying so', () => {
+      const r = judge({ ...signals(), tlsEvidence: ok({ port: 8443, nonce: 'a'.repeat(26), reached: false, ms: 12 }) }, obs('81.2.69.23', 'de-DE,de;q=0.9,en;q=0.8'))
+      expect(r.byId['rtt-vs-tcp-handshake']!.verdict).toBe('na')
+      expect(r.byId['rtt-vs-tcp-handshake']!.expected).toContain('the page could not reach it')
+    })
+  })
 })

@@ -5,9 +5,11 @@
 //
 // The offline IP database (ctx.lookupIp, ip-intel.ts) places the address: its country against
 // the browser's zone and languages, its network against the curated cloud/hosting/VPN/Tor
-// lists, and the AS of any WebRTC address against the HTTP address's. Still `na`: the
-// TCP-handshake RTT (it needs a listener that sees the handshake) and the resolver location
-// (the vpn-detector page makes no DNS lookups of its own; see dns-leak).
+// lists, and the AS of any WebRTC address against the HTTP address's. The page also opens the
+// TLS evidence listener (TLS_PORT), which files the TCP handshake's RTT and the HTTP/2 PING RTT
+// of that connection: a TCP-terminating proxy shows as a gap between them (rtt-gap.ts). Still
+// `na`: the resolver location (the vpn-detector page makes no DNS lookups of its own; see
+// dns-leak).
 
 import { Type, type Static } from '@sinclair/typebox'
 import { compareLanguages, parseAcceptLanguage, preferredTags } from '../accept-language'
@@ -17,6 +19,8 @@ import { Signal, valueOf, whyMissing } from '../signal'
 import { compareWithHttp, hostingVerdict, intelOf, languagesFitCountry, lookupSection, networkText, whyNoIntel, zoneFitsCountry, type HostingPolicy } from './ip-intel'
 import { describeAddress, IceSignalSchema, IpLookupSchema, localAddresses, webrtcAddresses } from './network-evidence'
 import { header, type ServerObservation } from './observation'
+import { TlsEvidenceProbeSchema } from './client-signals'
+import { judgeRttGap, RTT_GAP_FAIL_MS, RTT_GAP_FAIL_RATIO, RTT_GAP_WARN_MS, RTT_GAP_WARN_RATIO, rttEvidenceOf } from './rtt-gap'
 import { stunEvidenceOf, turnAgainstHttp } from './webrtc-leak'
 import { TimezoneGeoSignals, zoneFitsRegions } from './timezone-geo'
 import { isUtcZone, languageRegion } from './tz-offset'
@@ -34,10 +38,10 @@ export const VpnDetectorSignals = Type.Object({
       protocol: Type.Union([Type.String({ maxLength: 32 }), Type.Null()]),
     }),
   ),
+  /** probes/signals/tls-evidence.ts: the page's connection to the TLS listener, whose round trips the server reads. */
+  tlsEvidence: Type.Optional(Signal(TlsEvidenceProbeSchema)),
 })
 export type VpnDetectorSignals = Static<typeof VpnDetectorSignals>
-
-const TCP_RTT_MISSING = 'needs the TCP-handshake RTT measured by the service\'s own listener (issue 7); the HTTP layer does not see the handshake'
 
 const DEFS = {
   address: { id: 'http-address', name: 'Address the service sees', source: 'server', weight: 0, why: 'The network checks below compare this address with what the browser reveals. A loopback or private address means the service is reached on the same machine or network, where they cannot say anything.' },
@@ -46,8 +50,8 @@ const DEFS = {
   acceptLanguage: { id: 'accept-language-vs-languages', name: 'Accept-Language arrived as the browser wrote it', source: 'server', weight: 15, why: 'A VPN does not touch headers, but some proxies and anti-detect setups rewrite Accept-Language to match the exit country while navigator.languages keeps the user\'s. The reduced header of Chromium\'s experiment only warns.' },
   zoneLanguage: { id: 'zone-vs-accept-language', name: 'Time zone fits the Accept-Language regions', source: 'server', weight: 10, why: 'The regions of the languages the browser sends (de-AT → AT, de → DE) usually include its time zone or one with the same offsets. A mismatch alone is common (expatriates, English setups), so it only warns; with the IP country (issue 7) it shows which side a VPN changed.' },
   utc: { id: 'utc-zone', name: 'Time zone is a regional one', source: 'client', weight: 10, why: 'UTC is what servers, containers, cloud desktops, Tor Browser and Firefox resistFingerprinting report; people\'s machines are set to a regional zone. Some people do use UTC, so it only warns.' },
-  rtt: { id: 'in-page-rtt', name: 'Round trip measured in the page', source: 'client', weight: 10, why: 'The median of five small requests from the page to the service. Through Tor or a distant VPN exit it is typically hundreds of milliseconds; above 400 ms warns. Satellite and poor mobile links are the false positives; compared with the TCP-handshake RTT (issue 7) it becomes decisive.' },
-  rttGap: { id: 'rtt-vs-tcp-handshake', name: 'In-page RTT close to the TCP-handshake RTT', source: 'server', weight: 30, why: 'The server measures the RTT of the TCP handshake to the last hop (the VPN exit or proxy); the page measures the RTT through the whole tunnel to the user. A page RTT much larger than the handshake RTT means the connection is relayed.' },
+  rtt: { id: 'in-page-rtt', name: 'Round trip measured in the page', source: 'client', weight: 10, why: 'The median of five small requests from the page to the service. Through Tor or a distant VPN exit it is typically hundreds of milliseconds; above 400 ms warns. Satellite and poor mobile links are the false positives; the TCP-handshake comparison below is the decisive one.' },
+  rttGap: { id: 'rtt-vs-tcp-handshake', name: 'End-to-end RTT close to the TCP-handshake RTT', source: 'server', weight: 30, why: `A SOCKS or HTTP CONNECT proxy, and Tor, terminate TCP: the kernel's RTT of the TCP handshake, read by the service's TLS listener, is the round trip to the proxy, while HTTP/2 PINGs on the same connection are answered by the browser itself, through the proxy. So a PING round trip much longer than the handshake's means the connection is relayed. Fails when the PING RTT exceeds the handshake's by more than ${RTT_GAP_FAIL_MS} ms and is over ${RTT_GAP_FAIL_RATIO}× it; warns above ${RTT_GAP_WARN_MS} ms and ${RTT_GAP_WARN_RATIO}× (a closer proxy, or a busy browser). Both conditions are needed: on a long path jitter alone can add tens of milliseconds to the PINGs (the ratio guards that), and on a short path a handshake of microseconds makes any ratio large (the gap guards that). Without a PING answer the page's own median stands in, which only warns (another connection, with the server's handling time). A layer-3 VPN (WireGuard, OpenVPN, IPsec) carries the browser's own TCP to the service, so both round trips include the tunnel and this check cannot see it. False positives: links whose operator splits TCP (satellite accelerators, some mobile carriers' proxies), a link saturated by other traffic while the PINGs wait in its queue, and TLS_PORT behind a TCP-terminating forwarder on the service's side.` },
   zoneCountry: { id: 'zone-vs-ip-country', name: 'Time zone fits the IP country', source: 'server', weight: 30, why: 'A VPN exit in another country moves the address but not the browser\'s time zone: the most common VPN tell. Travellers and users who keep their home zone are the false positives.' },
   languageCountry: { id: 'languages-vs-ip-country', name: 'Languages fit the IP country', source: 'server', weight: 10, why: 'Languages spoken in the IP country are expected; a mismatch alone is weak (English is used everywhere), so it adds little.' },
   datacenter: { id: 'datacenter-asn', name: 'Address is not in a datacenter, VPN or Tor network', source: 'server', weight: 50, why: 'Commercial VPN exits, proxies and Tor exit relays sit in known hosting ASNs and published lists; people browse from residential and mobile networks. CDN egress (Cloudflare WARP, iCloud Private Relay) is a relay too but used by ordinary people, and networks recognised only by a word in their name may be wrong, so both only warn. Corporate cloud egress is the false positive.' },
@@ -77,13 +81,12 @@ export const VpnDetectorSections = Type.Object({
     languages: Type.Union([Type.Array(Type.String()), Type.Null()]),
     acceptLanguageRegions: Type.Array(Type.String()),
     pageRttMs: Type.Union([Type.Number(), Type.Null()]),
-    tcpRttMs: Type.Union([Type.Number(), Type.Null()], { description: 'TCP-handshake RTT seen by the service; null until issue 7.' }),
+    tcpRttMs: Type.Union([Type.Number(), Type.Null()], { description: "RTT of the TCP handshake of the page's connection to the TLS listener (kernel TCP_INFO, ms): the round trip to whatever terminated TCP. Null without TLS_PORT, off Linux, or when the page did not reach the listener." }),
+    h2PingRttMs: Type.Union([Type.Number(), Type.Null()], { description: 'Fastest HTTP/2 PING round trip on that same connection (ms): the round trip to the browser itself. Null without the listener or when no PING was answered.' }),
     lookup: IpLookupSchema,
   }),
   verdict: Type.String(),
 })
-
-const PENDING = 'Not tested here: the TCP-handshake RTT and the DNS resolver location (see dns-leak).'
 
 function verdictText(checks: Check[]): string {
   const v = (d: CheckDef) => checks.find((c) => c.id === d.id)?.verdict
@@ -93,10 +96,12 @@ function verdictText(checks: Check[]): string {
   if (v(DEFS.acceptLanguage) === 'fail') found.push('Accept-Language was rewritten on the way')
   if (v(DEFS.datacenter) === 'fail') found.push('the address belongs to a server, VPN or Tor network')
   if (v(DEFS.zoneCountry) === 'fail') found.push('the time zone is not one of the IP country')
+  if (v(DEFS.rttGap) === 'fail') found.push('the browser\'s round trip is far longer than the TCP handshake\'s (a TCP-terminating proxy such as SOCKS, HTTP CONNECT or Tor)')
   const weak = [
     v(DEFS.utc) === 'warn' && 'a UTC time zone',
     v(DEFS.zoneLanguage) === 'warn' && 'a time zone outside the languages\' regions',
     v(DEFS.rtt) === 'warn' && 'a long round trip',
+    v(DEFS.rttGap) === 'warn' && 'an end-to-end round trip longer than the TCP handshake\'s',
     v(DEFS.datacenter) === 'warn' && 'a relay or possible hosting network',
     v(DEFS.languageCountry) === 'warn' && 'languages not spoken in the IP country',
   ].filter(Boolean)
@@ -105,7 +110,8 @@ function verdictText(checks: Check[]): string {
     : weak.length
       ? `No direct sign of a VPN or proxy; weak hints: ${weak.join(', ')}.`
       : 'No sign of a VPN or proxy in what the service can test today.'
-  return `${head} ${PENDING}`
+  const pending = v(DEFS.rttGap) === 'na' ? 'Not tested here: the TCP-handshake RTT (it needs the TLS listener, TLS_PORT) and the DNS resolver location (see dns-leak).' : 'Not tested here: the DNS resolver location (see dns-leak).'
+  return `${head} ${pending}`
 }
 
 export const vpnDetector = defineTool({
@@ -194,7 +200,13 @@ export const vpnDetector = defineTool({
       checks.push(check(DEFS.rtt, { verdict: rtt.medianMs > 400 ? 'warn' : 'pass', observed: `median ${rtt.medianMs} ms over ${rtt.samples.length} requests (${rtt.samples.join(', ')})${rtt.protocol ? ` over ${rtt.protocol}` : ''}`, expected: 'under 400 ms' }))
     } else checks.push(na(DEFS.rtt, whyMissing(s.rtt) || 'no samples'))
 
-    checks.push(na(DEFS.rttGap, TCP_RTT_MISSING, rtt ? `in-page median ${rtt.medianMs} ms` : null))
+    // The round trips of the page's connection to the TLS listener, as the listener filed them.
+    const rttEv = rttEvidenceOf(server)
+    const gap = judgeRttGap(rttEv, rtt && rtt.samples.length ? { medianMs: rtt.medianMs, samples: rtt.samples.length } : null, addr.scope)
+    if (gap.verdict === 'na') {
+      const reach = s.tlsEvidence === undefined || rttEv ? '' : s.tlsEvidence.ok ? (s.tlsEvidence.value.reached ? '' : '; the page could not reach it (an untrusted certificate or a blocked port)') : `; the page's connection to it: ${whyMissing(s.tlsEvidence)}`
+      checks.push(na(DEFS.rttGap, `${gap.why}${reach}`, gap.observed))
+    } else checks.push(check(DEFS.rttGap, gap))
 
     // The IP country against the zone and the languages; the network against the lists.
     const noIntel = whyNoIntel(intel, server.ip)
@@ -239,7 +251,8 @@ export const vpnDetector = defineTool({
           languages: zone?.languages ?? null,
           acceptLanguageRegions: regions,
           pageRttMs: rtt?.medianMs ?? null,
-          tcpRttMs: null,
+          tcpRttMs: rttEv?.tcp_rtt_ms ?? null,
+          h2PingRttMs: rttEv?.h2_ping_rtt_ms ?? null,
           lookup: lookupSection(intel),
         },
         verdict: verdictText(checks),

@@ -3,6 +3,7 @@
 // every returned id is a stored row, and nothing answers 5xx. On PostgreSQL (TEST_DATABASE_URL
 // or a private cluster) and, smaller, on embedded PGlite.
 
+import { requirePrerequisite } from '../support/prerequisites'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -19,7 +20,6 @@ const POSTGRES_BURST = Number(process.env.FAULT_BURST ?? 20_000)
 const PGLITE_BURST = Number(process.env.FAULT_BURST_PGLITE ?? 5_000)
 
 const pgWhy = process.env.TEST_DATABASE_URL ? null : privateClusterUnavailable()
-if (pgWhy) console.warn(`skipping the PostgreSQL burst: no TEST_DATABASE_URL and ${pgWhy}`)
 
 /** Varied bodies: each carries its index, so a row can be matched to its request. */
 function body(i: number): string {
@@ -55,7 +55,8 @@ describe('ingest burst', () => {
     for (const c of cleanups.reverse()) await c()
   }, 120_000)
 
-  test.skipIf(pgWhy !== null)(`${POSTGRES_BURST} submissions, ${CONCURRENCY} at a time, on PostgreSQL`, async () => {
+  test(`${POSTGRES_BURST} submissions, ${CONCURRENCY} at a time, on PostgreSQL`, async () => {
+    requirePrerequisite(pgWhy && `no TEST_DATABASE_URL and ${pgWhy}`)
     const pg = (await faultPostgres())!
     cleanups.push(() => pg.destroy())
     const server = await startServer({ DATABASE_URL: pg.url })

@@ -14,6 +14,7 @@ import { startDnsListener, type DnsListener } from '../../src/listeners/dns'
 import { openTestDatabase, testDrivers, type TestDatabase } from '../support/db'
 import { startUnbound, udpExchange, unboundAvailable, type Unbound } from '../support/unbound'
 import { Resolver } from 'node:dns/promises'
+import { requirePrerequisite } from '../support/prerequisites'
 
 const ZONE = 'leak.antibot.test'
 const NOW = new Date('2025-03-01T12:00:00.000Z')
@@ -142,12 +143,13 @@ for (const driver of testDrivers()) {
   })
 }
 
-describe.skipIf(!unboundAvailable())('through a real recursive resolver (unbound, stub zone → our listener)', () => {
+describe('through a real recursive resolver (unbound, stub zone → our listener)', () => {
   let db: TestDatabase
   let dns: DnsListener
   let unbound: Unbound
 
   beforeAll(async () => {
+    requirePrerequisite(!unboundAvailable() && "Debian's unbound (tests/gate.sh installs it: apt-get install unbound)")
     db = await openTestDatabase('pglite')
     dns = await startDnsListener({ db: db.db, clock: () => NOW }, { zone: ZONE, port: 0, hostname: '127.0.0.1', answerIpv4: '192.0.2.10', answerIpv6: '2001:db8::10' })
     unbound = await startUnbound({ zone: ZONE, authorityPort: dns.port, ecs: true })

@@ -4,6 +4,7 @@
 // loopback, a hand-written HTTP/2 client that answers PINGs late or never, and curl through a
 // TCP relay that holds every byte 120 ms each way (the signature of a TCP-terminating proxy).
 
+import { requirePrerequisite } from '../support/prerequisites'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { execFile, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs'
@@ -267,7 +268,8 @@ for (const driver of testDrivers()) {
       expect(r2.stdout).toBe('404')
     })
 
-    test.skipIf(!existsSync(CHROMIUM))('headless Chromium: a t13 JA4 with GREASE and the Chrome HTTP/2 fingerprint', async () => {
+    test('headless Chromium: a t13 JA4 with GREASE and the Chrome HTTP/2 fingerprint', async () => {
+      requirePrerequisite(!existsSync(CHROMIUM) && `Chromium at ${CHROMIUM} (tests/gate.sh installs Debian's chromium; CHROMIUM_PATH points elsewhere)`)
       const nonce = await live()
       const profile = mkdtempSync(join(tmpdir(), 'tls-chromium-'))
       try {

@@ -5,10 +5,11 @@
 
 import { parseCookies, serializeCookie, type CookieOptions } from '../core/cookies'
 import { acceptedOrigins, checkOrigin, csrfTokenFor, csrfTokenMatches } from '../core/csrf'
-import { cidrContains, parseIp, type Cidr } from '../core/ip'
+import type { Cidr } from '../core/ip'
 import type { RandomBytes } from '../core/keys'
 import { generateSessionToken, isWellFormedSessionToken, SESSION_LIFETIME_SECONDS } from '../core/session'
 import { readForm } from './forms'
+import { peerIsTrustedProxy } from './client-ip'
 
 export const COOKIES = {
   /** The session token (HttpOnly), 14 days. */
@@ -35,9 +36,7 @@ interface Peer {
  */
 export function isHttpsRequest(server: Peer | null | undefined, request: Request, trusted: readonly Cidr[]): boolean {
   if (new URL(request.url).protocol === 'https:') return true
-  const peer = server?.requestIP(request)?.address
-  const ip = peer ? parseIp(peer) : null
-  if (!ip || !trusted.some((c) => cidrContains(c, ip))) return false
+  if (!peerIsTrustedProxy(server, request, trusted)) return false
   return request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() === 'https'
 }
 

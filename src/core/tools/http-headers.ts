@@ -32,27 +32,25 @@ export type HttpHeadersSignals = Static<typeof HttpHeadersSignals>
 
 const RAW_LISTENER = "needs the TLS evidence listener's record of this page's connection (TLS_PORT), which keeps header names as sent"
 
-/** Header names of the page's connection in the order they were sent, from the TLS evidence listener's record. */
-export function wireHeaderOrder(server: ServerObservation): string[] | null {
+/**
+ * The page's connection as the TLS evidence listener recorded it: the HTTP version and the
+ * header names in the order and case they were sent (HTTP/2 names are lower case by
+ * definition); null without a record.
+ */
+function wireRecord(server: ServerObservation): { version: string; names: string[] } | null {
   const h2 = evidenceOf(server, 'http2')[0] as { header_order?: unknown } | undefined
-  if (h2 && Array.isArray(h2.header_order) && h2.header_order.every((n) => typeof n === 'string')) return h2.header_order as string[]
-  const h1 = evidenceOf(server, 'http1')[0] as { headers?: unknown } | undefined
-  if (h1 && Array.isArray(h1.headers)) {
-    const names = (h1.headers as unknown[]).filter((h): h is [string, string] => Array.isArray(h) && typeof h[0] === 'string').map((h) => h[0].toLowerCase())
-    return names.length ? names : null
+  if (h2 && Array.isArray(h2.header_order)) return { version: 'HTTP/2', names: h2.header_order.filter((n): n is string => typeof n === 'string') }
+  const h1 = evidenceOf(server, 'http1')[0] as { version?: unknown; headers?: unknown } | undefined
+  if (h1 && typeof h1.version === 'string' && Array.isArray(h1.headers)) {
+    return { version: h1.version, names: (h1.headers as unknown[]).filter((h): h is [string, string] => Array.isArray(h) && typeof h[0] === 'string').map((h) => h[0]) }
   }
   return null
 }
 
-/** The HTTP version and header names as sent, from the TLS evidence listener's record (nulls without one). */
-function wireRecord(server: ServerObservation): { httpVersion: string | null; originalNames: string[] | null } {
-  const h2 = evidenceOf(server, 'http2')[0] as { header_order?: unknown } | undefined
-  if (h2 && Array.isArray(h2.header_order)) return { httpVersion: 'HTTP/2', originalNames: h2.header_order.filter((n): n is string => typeof n === 'string') }
-  const h1 = evidenceOf(server, 'http1')[0] as { version?: unknown; headers?: unknown } | undefined
-  if (h1 && typeof h1.version === 'string' && Array.isArray(h1.headers)) {
-    return { httpVersion: h1.version, originalNames: (h1.headers as unknown[]).filter((h): h is [string, string] => Array.isArray(h) && typeof h[0] === 'string').map((h) => h[0]) }
-  }
-  return { httpVersion: null, originalNames: null }
+/** Header names of the page's connection in the order they were sent (lower case), from the TLS evidence listener's record. */
+export function wireHeaderOrder(server: ServerObservation): string[] | null {
+  const names = wireRecord(server)?.names.map((n) => n.toLowerCase())
+  return names?.length ? names : null
 }
 
 const DEFS = {
@@ -304,17 +302,15 @@ export const httpHeaders = defineTool({
     // The TLS evidence listener's record of the same page's connection, when it has one: an
     // HTTP/1 head keeps names in wire order and case; an HTTP/2 start has lower-case names
     // by definition (RFC 9113 §8.2.1) and proves the client chose h2.
-    const h1 = evidenceOf(server, 'http1')[0] as { version?: unknown; headers?: unknown } | undefined
-    const h2 = evidenceOf(server, 'http2')[0] as { header_order?: unknown } | undefined
+    const wire = wireRecord(server)
     const browser = claimed.family !== 'tool' && claimed.engine !== 'unknown'
-    if (h1 && typeof h1.version === 'string' && Array.isArray(h1.headers)) {
-      const wire = (h1.headers as unknown[]).filter((h): h is [string, string] => Array.isArray(h) && typeof h[0] === 'string').map((h) => h[0])
+    if (wire && wire.version !== 'HTTP/2') {
       // Browsers title-case HTTP/1.1 names except sec-ch-ua* and sec-fetch-* style lower-case ones Chromium writes.
-      const lower = wire.filter((n) => n === n.toLowerCase() && !n.startsWith('sec-') && n !== 'priority')
-      const problems = browser ? [...(lower.length ? [`lower-case names ${lower.join(', ')}`] : []), `${h1.version} where h2 was offered`] : []
-      checks.push(check(DEFS.raw, { verdict: problems.length ? 'fail' : 'pass', observed: `${h1.version}: ${wire.join(', ')}${problems.length ? ` (${problems.join('; ')})` : ''}`, expected: browser ? 'HTTP/2 to a server that offers it' : 'any' }))
-    } else if (h2 && Array.isArray(h2.header_order)) {
-      checks.push(check(DEFS.raw, { verdict: 'pass', observed: `HTTP/2: ${(h2.header_order as string[]).join(', ')}`, expected: browser ? 'HTTP/2 to a server that offers it' : 'any' }))
+      const lower = wire.names.filter((n) => n === n.toLowerCase() && !n.startsWith('sec-') && n !== 'priority')
+      const problems = browser ? [...(lower.length ? [`lower-case names ${lower.join(', ')}`] : []), `${wire.version} where h2 was offered`] : []
+      checks.push(check(DEFS.raw, { verdict: problems.length ? 'fail' : 'pass', observed: `${wire.version}: ${wire.names.join(', ')}${problems.length ? ` (${problems.join('; ')})` : ''}`, expected: browser ? 'HTTP/2 to a server that offers it' : 'any' }))
+    } else if (wire) {
+      checks.push(check(DEFS.raw, { verdict: 'pass', observed: `HTTP/2: ${wire.names.join(', ')}`, expected: browser ? 'HTTP/2 to a server that offers it' : 'any' }))
     } else checks.push(na(DEFS.raw, `original header case and HTTP version: ${RAW_LISTENER} and the protocol version`))
 
     const toolHeaders = names.filter((n) => TOOL_HEADERS.some((re) => re.test(n)))
@@ -336,7 +332,8 @@ export const httpHeaders = defineTool({
           headerNames: names,
           orderPreserved: !sorted,
           orderSource: wireOrder ? 'wire' : sorted ? null : 'request',
-          ...wireRecord(server),
+          httpVersion: wire?.version ?? null,
+          originalNames: wire?.names ?? null,
           claimed: {
             userAgent: claimed,
             clientHints: hintClaim && { family: hintClaim.family, version: hintClaim.version, platform: hints.platform, mobile: hints.mobile },

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { count } from 'drizzle-orm'
 import { pageNonces, tasks } from '../db/schema'
 import { ERROR_TEXT } from '../src/core/errors'
-import { TOOL_IDS } from '../src/core/tools'
+import { TOOL_IDS } from '../common/tools'
 import { buildTestApp, makeKey, specBotResults } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 

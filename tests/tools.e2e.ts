@@ -5,7 +5,7 @@
 import { expect, test } from '@playwright/test'
 import { Value } from '@sinclair/typebox/value'
 import { resultsSchema } from '../src/core/results'
-import { TOOLS } from '../src/core/tools'
+import { TOOLS } from '../common/tools'
 import { startServer, type RunningServer } from './support/server'
 
 let server: RunningServer

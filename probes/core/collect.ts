@@ -2,7 +2,7 @@
 // never answers (a permission prompt, a stuck audio context) cannot hold the page. Each result
 // says how long it took; errors are typed (see errors.ts), never swallowed.
 
-import type { SignalResult } from '../../src/core/signal'
+import type { SignalResult } from '../../common/signal'
 import { ProbeError } from './errors'
 
 export type Source<T> = (() => T | Promise<T>) & { timeoutMs?: number }

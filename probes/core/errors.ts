@@ -1,4 +1,4 @@
-import type { SignalErrorKind } from '../../src/core/signal'
+import type { SignalErrorKind } from '../../common/signal'
 
 /**
  * An expected odd case while reading the browser: the API is missing (`unsupported`), refused

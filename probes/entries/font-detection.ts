@@ -1,5 +1,5 @@
 import { runToolPage } from '../core/runner'
-import { FONT_LIST, LOCAL_FONT_PROBES } from '../../src/core/tools/font-os'
+import { FONT_LIST, LOCAL_FONT_PROBES } from '../../common/font-os'
 import { fontCheck } from '../signals/font-check'
 import { fontFaceLocal } from '../signals/font-face-local'
 import { fontMetrics } from '../signals/font-metrics'

@@ -1,5 +1,5 @@
 import { runToolPage } from '../core/runner'
-import { PERMISSION_NAMES } from '../../src/core/tools/permission-engines'
+import { PERMISSION_NAMES } from '../../common/permission-engines'
 import { featureApis } from '../signals/feature-apis'
 import { notificationState } from '../signals/notification-state'
 import { permissionRegistry } from '../signals/permission-registry'

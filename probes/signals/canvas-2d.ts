@@ -5,7 +5,7 @@
 // callers draw twice and compare, and why a known-answer image is checked separately.
 // After FingerprintJS src/sources/canvas.ts and CreepJS src/canvas.
 
-import { hashHex } from '../core/hash'
+import { hashHex } from '../../common/hash'
 import { inWorker, runInWorker } from '../core/worker'
 import { ProbeError } from '../core/errors'
 

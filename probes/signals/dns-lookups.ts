@@ -8,9 +8,9 @@
 // before any lookup. Cross-origin resource timing hides DNS phases (no Timing-Allow-Origin),
 // so only the time to the load's end is reported.
 // The zone comes from the page (<body data-dns-zone>); without one there is nothing to look up.
+import { NO_ZONE_MESSAGE } from '../../common/signals/shared'
 import { ProbeError } from '../core/errors'
 
-export const NO_ZONE = 'no DNS zone configured (DNS_ZONE)'
 
 type Outcome = 'load' | 'error' | 'timeout'
 
@@ -49,7 +49,7 @@ async function viaFetch(url: string, timeoutMs: number): Promise<Outcome> {
  */
 export function dnsLookups(zone: string | null | undefined, nonce: string | null | undefined, count = 4, timeoutMs = 2000) {
   return async () => {
-    if (!zone) throw new ProbeError('unsupported', NO_ZONE)
+    if (!zone) throw new ProbeError('unsupported', NO_ZONE_MESSAGE)
     if (!/^(?=.{1,200}$)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z0-9-]{2,}$/i.test(zone)) throw new ProbeError('error', `DNS zone '${zone.slice(0, 50)}' is not a host name`)
     // src/core/nonce.ts: 26 lower-case base32 characters, a valid DNS label.
     if (!nonce || !/^[a-z2-7]{26}$/.test(nonce)) throw new ProbeError('error', 'the page has no nonce (<body data-nonce>) to tie its lookups to')

@@ -2,7 +2,7 @@
 // JavaScriptCore prints native functions on one line, "function eval() { [native code] }",
 // where Safari's prints them on three, so eval's length here is V8's 33, not Safari's 37.)
 import { expect, test } from 'bun:test'
-import { jsEngineOf } from '../../src/core/tools/bot-detector'
+import { jsEngineOf } from '../../common/engine-errors'
 import { jsEngine } from './js-engine'
 
 test('JavaScriptCore is recognised from its error messages', () => {

@@ -6,7 +6,7 @@
 // handler that answers every query (puppeteer-extra-plugin-stealth wraps query in a Proxy)
 // resolves it. push needs userVisibleOnly in Chromium; querying never prompts.
 
-import type { QueryOutcome } from '../../src/core/tools/permission-engines'
+import type { QueryOutcome } from '../../common/permission-engines'
 import { unsupported } from '../core/errors'
 
 export interface PermissionRegistry {

@@ -4,7 +4,7 @@
 // does not, and must be reported as such rather than hashed as if it were stable.
 // Session-seeded farbling (Brave) is stable within a page: known-answer tests catch that.
 
-import { canonicalJson } from '../core/hash'
+import { canonicalJson } from '../../common/hash'
 import type { Source } from '../core/collect'
 
 export interface TwiceRead<T> {

@@ -5,7 +5,7 @@
 // since). A spoofer that patches getTimezoneOffset to a constant, or renames the zone without
 // changing Date, disagrees somewhere; the server repeats the rules computation with its own ICU.
 
-import { sampleInstants, sampleYears, zoneOffsetMinutes } from '../../src/core/tools/tz-offset'
+import { sampleInstants, sampleYears, zoneOffsetMinutes } from '../../common/tz-offset'
 
 export function tzOffsets() {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone ?? ''

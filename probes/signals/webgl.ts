@@ -8,7 +8,7 @@
 // Firefox ≥ 92 returns a sanitised renderer from RENDERER itself and keeps the extension:
 // https://bugzil.la/1722782
 
-import { hashHex } from '../core/hash'
+import { hashHex } from '../../common/hash'
 import { ProbeError } from '../core/errors'
 import { inWorker, runInWorker } from '../core/worker'
 

@@ -1,6 +1,6 @@
 // Argument parsing and exit codes of the sample client (src/cli/scan.ts), kept pure for tests.
 
-import { isToolId, TOOL_IDS, type ToolId } from '../core/tools'
+import { isToolId, TOOL_IDS, type ToolId } from '../../common/tools'
 
 export interface ScanOptions {
   tool: ToolId

@@ -5,7 +5,7 @@ import { clientClaims, consistencyOf, ConsistencySchema, type ConsistencyItem } 
 import type { ServerObservation } from './tools/observation'
 import { assembleResults } from './tools/assemble'
 import { resultsSchema } from './results'
-import { TOOL_IDS } from './tools'
+import { TOOL_IDS } from '../../common/tools'
 import { proxyFingerprintEvidence } from '../evidence/proxy-headers'
 
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'

@@ -6,7 +6,7 @@ import { Type, TypeGuard, type TSchema } from '@sinclair/typebox'
 import { CheckSchema, SummarySchema } from './checks'
 import { ConsistencySchema } from './consistency'
 import { EvidenceItemSchema } from './tools/observation'
-import type { ToolId } from './tools'
+import type { ToolId } from '../../common/tools'
 
 export { SummarySchema as Summary } from './checks'
 

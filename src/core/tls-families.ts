@@ -10,7 +10,7 @@
 // browserleaks.com/http2; Chromium 156 and curl 7.88/OpenSSL 3.0 captured here
 // (src/evidence/fixtures, whose tests pin the values marked "captured").
 
-import type { ClaimedBrowser, Engine } from './user-agent'
+import type { ClaimedBrowser, Engine } from '../../common/user-agent'
 
 export type TlsFamily = 'chromium' | 'firefox' | 'safari' | 'openssl' | 'go' | 'unknown'
 

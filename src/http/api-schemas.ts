@@ -5,7 +5,7 @@
 
 import { Type, type TSchema } from '@sinclair/typebox'
 import { BotDetectorSpecResults, resultsSchema, storedResultsSchema } from '../core/results'
-import { TOOLS, type ToolId } from '../core/tools'
+import { TOOLS, type ToolId } from '../../common/tools'
 
 /** Points at a published component; the document's test checks that every reference resolves. */
 export const ref = <T = unknown>(name: string, options: Record<string, unknown> = {}) =>

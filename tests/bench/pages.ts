@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { chromium } from 'playwright-core'
 import { buildAssets } from '../../src/assets'
 import { createAssetStore } from '../../src/http/assets'
-import { TOOLS } from '../../src/core/tools'
+import { TOOLS } from '../../common/tools'
 import { startServer } from '../support/server'
 
 const runsArg = process.argv.indexOf('--runs')

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { resultsSchema } from '../results'
-import { TOOL_IDS } from '../tools'
+import { TOOL_IDS } from '../../../common/tools'
 import { assembleResults, NOT_SENT } from './assemble'
 import type { ServerObservation } from './observation'
 

@@ -6,8 +6,8 @@
 
 import { Type, type Static } from '@sinclair/typebox'
 import { check, type Check, type CheckDef } from '../checks'
-import { Signal, valueOf, whyMissing } from '../signal'
-import { engineClaim } from '../user-agent'
+import { Signal, valueOf, whyMissing } from '../../../common/signal'
+import { engineClaim } from '../../../common/user-agent'
 import { audioFitsEngine, classifyAudioSum } from './audio-sums'
 import type { ServerObservation } from './observation'
 import { defineTool } from './types'

@@ -10,11 +10,11 @@ import {
   frameworkOfFrame,
   frameworkOfGlobal,
   isAutomationApi,
-  jsEngineOf,
   scopeMismatches,
   verdictOf,
   type BotDetectorSignals as Signals,
 } from './bot-detector'
+import { jsEngineOf } from '../../../common/engine-errors'
 import type { ServerObservation } from './observation'
 import { fakeLookup, NETWORKS } from '../../../tests/support/fake-ipdb'
 import { proxyFingerprintEvidence } from '../../evidence/proxy-headers'

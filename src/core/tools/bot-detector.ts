@@ -13,15 +13,16 @@
 
 import { Type, type Static } from '@sinclair/typebox'
 import { check, summarize, type Check, type CheckDef, type Verdict } from '../checks'
-import { Signal, valueOf, whyMissing, type SignalResult } from '../signal'
-import { parseBrandList, parseSfBoolean, parseSfString, parseUserAgent, uaHintMismatches, type Brand, type Engine, type Os } from '../user-agent'
+import { Signal, valueOf, whyMissing, type SignalResult } from '../../../common/signal'
+import { parseBrandList, parseSfBoolean, parseSfString, parseUserAgent, uaHintMismatches, type Brand, type Engine, type Os } from '../../../common/user-agent'
 import { header, type ServerObservation } from './observation'
 import { FAMILY_NAME, familyVerdict, http2Family, tlsFamily } from '../tls-families'
 import { tlsEvidenceOf } from './tls-fingerprint'
 import { wireHeaderOrder } from './http-headers'
 import { checkOrder } from '../header-order'
-import { TlsEvidenceProbeSchema } from './client-signals'
+import { TlsEvidenceProbeSchema } from '../../../common/signals/shared'
 import { defineTool, type JudgeContext } from './types'
+import { ENGINE_NAME, EVAL_LENGTH, jsEngineOf } from '../../../common/engine-errors'
 import { hostingVerdict, intelOf, networkText, whyNoIntel, type HostingPolicy } from './ip-intel'
 
 const Bool = Type.Boolean()
@@ -207,16 +208,6 @@ export function isAutomationApi(api: string): boolean {
   return /^Navigator\.(webdriver|plugins|mimeTypes|languages|language|hardwareConcurrency|deviceMemory|permissions|pdfViewerEnabled)$|^Permissions\.query$|^Notification\.permission$|^Function\.toString$|^HTMLIFrameElement\.|^window\.(outer|inner)/.test(api)
 }
 
-/** The engine running the page, from its error messages; 'unknown' when they disagree or match none. */
-export function jsEngineOf(e: { nullError: string; rangeError: string }): Engine {
-  const byNull: Engine = /^Cannot read propert/.test(e.nullError) ? 'blink' : /is not an object/.test(e.nullError) ? 'webkit' : /is null|has no properties/.test(e.nullError) ? 'gecko' : 'unknown'
-  const byRange: Engine = /digits argument must be between/.test(e.rangeError) ? 'blink' : /^toFixed\(\) argument must be between/.test(e.rangeError) ? 'webkit' : /precision .* out of range/.test(e.rangeError) ? 'gecko' : 'unknown'
-  if (byNull === 'unknown') return byRange
-  if (byRange === 'unknown' || byRange === byNull) return byNull
-  return 'unknown'
-}
-
-export const EVAL_LENGTH: Record<Exclude<Engine, 'unknown'>, number> = { blink: 33, gecko: 37, webkit: 37 }
 
 /** navigator.platform values each claimed OS produces. iPadOS says MacIntel; Android says Linux armv8l/aarch64. */
 const PLATFORMS: Partial<Record<Os, RegExp>> = {
@@ -228,7 +219,6 @@ const PLATFORMS: Partial<Record<Os, RegExp>> = {
   chromeos: /^Linux|CrOS/,
 }
 
-const ENGINE_NAME: Record<Engine, string> = { blink: 'V8 (Blink)', gecko: 'SpiderMonkey (Gecko)', webkit: 'JavaScriptCore (WebKit)', unknown: 'an unknown engine' }
 
 /** User agents of TVs and streaming sticks, which may have no pointing device. */
 const TV_UA = /SmartTV|SMART-TV|Tizen|Web0S|webOS|HbbTV|CrKey|BRAVIA|NetCast|AFT[A-Z]|Roku|PlayStation|Xbox|Nintendo|\bTV\b/i

@@ -5,10 +5,10 @@
 // GPU strings that exist on the OS the User-Agent header claims.
 
 import { Type, type Static } from '@sinclair/typebox'
-import { hashValue } from '../../../probes/core/hash'
+import { hashValue } from '../../../common/hash'
 import { check, type Check, type CheckDef } from '../checks'
-import { Signal, valueOf, whyMissing } from '../signal'
-import { engineClaim } from '../user-agent'
+import { Signal, valueOf, whyMissing } from '../../../common/signal'
+import { engineClaim } from '../../../common/user-agent'
 import { WebglSummarySchema, effectiveRenderer, gpuFitsOs, implausibleParams, softwareRenderer, type WebglSummary } from './gpu'
 import type { ServerObservation } from './observation'
 import { defineTool } from './types'

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { summarize, type Check } from '../checks'
-import { dnsEvidenceOf, dnsLeak, DnsLeakSections, DnsLeakSignals, judgeDns, NO_ZONE_MESSAGE, type DnsEvidence, type DnsLeakSignals as Signals } from './dns-leak'
+import { dnsEvidenceOf, dnsLeak, DnsLeakSections, DnsLeakSignals, judgeDns, type DnsEvidence, type DnsLeakSignals as Signals } from './dns-leak'
+import { NO_ZONE_MESSAGE } from '../../../common/signals/shared'
 import type { ServerObservation } from './observation'
 import type { JudgeContext } from './types'
 

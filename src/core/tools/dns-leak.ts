@@ -14,19 +14,19 @@
 // A page cannot detect DNS-over-HTTPS: no API exposes how the browser resolves names. Only
 // the resolver the DNS server sees can say it (see doh-providers.ts).
 
+import { NO_ZONE_MESSAGE } from '../../../common/signals/shared'
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { check, type Check, type CheckDef } from '../checks'
 import { labelResolver } from '../doh-providers'
 import { cidrContains, normalizeIp, parseCidr, parseIp } from '../ip'
 import { ipScope } from '../ip-scope'
-import { Signal, valueOf, whyMissing } from '../signal'
+import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { evidenceOf, type ServerObservation } from './observation'
 import { defineTool, type JudgeContext } from './types'
 
 const Num = Type.Number()
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
 
-export const NO_ZONE_MESSAGE = 'no DNS zone configured (DNS_ZONE)'
 
 export const DnsLeakSignals = Type.Object({
   lookups: Signal(

@@ -6,9 +6,9 @@
 
 import { Type, type Static } from '@sinclair/typebox'
 import { check, type Check, type CheckDef } from '../checks'
-import { Signal, valueOf, whyMissing } from '../signal'
-import { osFromPlatformHint, osFromUserAgent } from '../user-agent'
-import { familyOfClaimedOs, FONT_LIST, inferOsFromFonts, osFromSystemFont, SERVER_LINUX_FONTS, type FontOsInference, type OsFamily } from './font-os'
+import { Signal, valueOf, whyMissing } from '../../../common/signal'
+import { osFromPlatformHint, osFromUserAgent } from '../../../common/user-agent'
+import { familyOfClaimedOs, FONT_LIST, inferOsFromFonts, osFromSystemFont, SERVER_LINUX_FONTS, type FontOsInference, type OsFamily } from '../../../common/font-os'
 import { header, type ServerObservation } from './observation'
 import { defineTool } from './types'
 

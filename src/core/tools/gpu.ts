@@ -8,7 +8,7 @@
 // https://chromium.googlesource.com/angle/angle/+/main/src/libANGLE/renderer
 
 import { Type, type Static } from '@sinclair/typebox'
-import type { Os } from '../user-agent'
+import type { Os } from '../../../common/user-agent'
 
 const Str = Type.String({ maxLength: 1000 })
 const NStr = Type.Union([Str, Type.Null()])

@@ -9,8 +9,8 @@ import type { NetworkKind } from '../../evidence/ipdb-hosting'
 import { normalizeIp } from '../ip'
 import { ipScope, sameNetwork } from '../ip-scope'
 import type { Verdict } from '../checks'
-import { isUtcZone, languageRegion, zoneFitsRegions } from './tz-offset'
-import type { ToolId } from '../tools'
+import { isUtcZone, languageRegion, zoneFitsRegions } from '../../../common/tz-offset'
+import type { ToolId } from '../../../common/tools'
 import type { JudgeContext } from './types'
 
 /** Tools whose results use the IP database: their pages show its data credits. */

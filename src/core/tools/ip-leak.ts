@@ -12,7 +12,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { check, type Check, type CheckDef } from '../checks'
 import { proxyEvidence } from '../proxy-headers'
-import { Signal, valueOf, whyMissing } from '../signal'
+import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { compareWithHttp, hostingVerdict, intelOf, lookupSection, networkText, whyNoIntel, type ComparedAddress, type HostingPolicy } from './ip-intel'
 import { describeAddress, IceSignalSchema, IpLookupSchema, localAddresses, webrtcAddresses, type RevealedByWebrtc } from './network-evidence'
 import type { ServerObservation } from './observation'

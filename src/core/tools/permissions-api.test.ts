@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { summarize, type Check } from '../checks'
 import type { ServerObservation } from './observation'
-import { PERMISSION_NAMES, type QueryOutcome } from './permission-engines'
+import { PERMISSION_NAMES, type QueryOutcome } from '../../../common/permission-engines'
 import { permissionsApi, type PermissionsApiSignals } from './permissions-api'
 
 const CHROME_WIN = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'

@@ -5,12 +5,12 @@
 
 import { Type, type Static } from '@sinclair/typebox'
 import { check, type Check, type CheckDef } from '../checks'
-import { Signal, valueOf, whyMissing } from '../signal'
-import { engineClaim, type EngineClaim } from '../user-agent'
+import { Signal, valueOf, whyMissing } from '../../../common/signal'
+import { engineClaim, type EngineClaim } from '../../../common/user-agent'
 import { header, type ServerObservation } from './observation'
 import {
   BLINK_DESKTOP_APIS, BLINK_ONLY_APIS, blinkVersionEvidence, classifyOutcome, engineFromMarkers, engineFromPermissions, type NameStatus,
-} from './permission-engines'
+} from '../../../common/permission-engines'
 import { defineTool } from './types'
 
 const Str = (n: number) => Type.String({ maxLength: n })

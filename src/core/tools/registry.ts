@@ -1,7 +1,7 @@
 // Server-side definitions of the tools, keyed by identifier. A tool's page collects the
 // signals its definition validates and judges.
 
-import type { ToolId } from '../tools'
+import type { ToolId } from '../../../common/tools'
 import type { ToolDefinition } from './types'
 import { botDetector } from './bot-detector'
 import { audioFingerprint } from './audio-fingerprint'

@@ -5,7 +5,7 @@
 
 import { Type, type Static } from '@sinclair/typebox'
 import { check, type Check, type CheckDef } from '../checks'
-import { Signal, valueOf, whyMissing } from '../signal'
+import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { header, type ServerObservation } from './observation'
 import { defineTool } from './types'
 

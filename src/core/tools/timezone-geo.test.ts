@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { summarize, type Check } from '../checks'
 import type { ServerObservation } from './observation'
 import { relation, timezoneGeo, zoneFitsRegions, type TimezoneGeoSignals } from './timezone-geo'
-import { sampleInstants, sampleYears, zoneOffsetMinutes } from './tz-offset'
+import { sampleInstants, sampleYears, zoneOffsetMinutes } from '../../../common/tz-offset'
 import { fakeLookup, NETWORKS } from '../../../tests/support/fake-ipdb'
 
 const NOW = Date.UTC(2026, 10, 21, 13, 45)

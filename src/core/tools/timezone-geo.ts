@@ -10,11 +10,11 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { acceptedTags } from '../accept-language'
 import { check, type Check, type CheckDef } from '../checks'
-import { Signal, valueOf, whyMissing } from '../signal'
+import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { header, type ServerObservation } from './observation'
 import { intelOf, languagesFitCountry, networkText, whyNoIntel, zoneFitsCountry } from './ip-intel'
 import { defineTool, type JudgeContext } from './types'
-import { formatOffset, isUtcZone, languageRegion, parseDateString, zoneFitsRegions, zoneOffsetMinutes } from './tz-offset'
+import { formatOffset, isUtcZone, languageRegion, parseDateString, zoneFitsRegions, zoneOffsetMinutes } from '../../../common/tz-offset'
 
 const Num = Type.Number()
 const Str = (n: number) => Type.String({ maxLength: n })
@@ -109,7 +109,7 @@ export function relation(ms: number, other: string): string {
   return `${text} ${ms > 0 ? 'ahead of' : 'behind'} ${other}`
 }
 
-export { zoneFitsRegions } from './tz-offset'
+export { zoneFitsRegions } from '../../../common/tz-offset'
 
 export const timezoneGeo = defineTool({
   id: 'timezone-geo',

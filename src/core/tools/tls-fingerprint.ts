@@ -12,9 +12,9 @@
 
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { check, type Check, type CheckDef } from '../checks'
-import { Signal, valueOf, whyMissing } from '../signal'
-import { brandsClaim, parseUserAgent, uaHintMismatches, type ClaimedBrowser } from '../user-agent'
-import { NavigatorUaSchema, UaClientHintsSchema } from './client-signals'
+import { Signal, valueOf, whyMissing } from '../../../common/signal'
+import { brandsClaim, parseUserAgent, uaHintMismatches, type ClaimedBrowser } from '../../../common/user-agent'
+import { NavigatorUaSchema, UaClientHintsSchema } from '../../../common/signals/shared'
 import { hintsFromHeaders } from './http-headers'
 import { evidenceOf, type ServerObservation } from './observation'
 import { FAMILY_NAME, familyVerdict, http2Family, tlsFamily, type TlsFamily } from '../tls-families'

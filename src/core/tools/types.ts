@@ -1,6 +1,6 @@
 import type { TSchema, Static } from '@sinclair/typebox'
 import type { Check } from '../checks'
-import type { ToolId } from '../tools'
+import type { ToolId } from '../../../common/tools'
 import type { ServerObservation } from './observation'
 import type { IpLookup } from '../../evidence/ipdb-core'
 import type { FingerprintSeen } from './seen'

@@ -16,7 +16,7 @@ import { check, type Check, type CheckDef } from '../checks'
 import { candidateKey, parseCandidate, parseSdp, type AddressKind, type IceCandidate } from '../ice'
 import { normalizeIp } from '../ip'
 import { ipScope, LOCAL_SCOPES, sameNetwork } from '../ip-scope'
-import { Signal, valueOf, whyMissing } from '../signal'
+import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { evidenceOf, type ServerObservation } from './observation'
 import { defineTool } from './types'
 

@@ -13,7 +13,7 @@
 // PermissionName" in Firefox), before any permission logic runs; a known name the build does not
 // support is rejected later, with NotSupportedError or a TypeError saying it is not enabled.
 
-import type { Engine } from '../user-agent'
+import type { Engine } from './user-agent'
 
 /** The names queried, in a deliberate order: the spec registry first, then engine-specific ones. */
 export const PERMISSION_NAMES = [

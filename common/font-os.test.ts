@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { osFromPlatformHint, osFromUserAgent } from '../user-agent'
+import { osFromPlatformHint, osFromUserAgent } from './user-agent'
 import { familyOfClaimedOs, FONT_LIST, FONT_MARKERS, inferOsFromFonts, osFromSystemFont } from './font-os'
 
 describe('inferOsFromFonts', () => {

@@ -51,3 +51,6 @@ export const TlsEvidenceProbeSchema = Type.Object({
   reached: Type.Boolean(),
   ms: Type.Number(),
 })
+
+/** What probes/signals/dns-lookups.ts reports when the page has no DNS zone to look up names in. */
+export const NO_ZONE_MESSAGE = 'no DNS zone configured (DNS_ZONE)'

@@ -2,7 +2,19 @@
 // <body data-task>, then show the server's judgement of them (an HTML report the server
 // renders from the same data). The page never scores itself.
 
-import { collect, type Sources } from './collect'
+import type { Static } from '@sinclair/typebox'
+import type { SignalResult } from '../../common/signal'
+import type { TOOL_SIGNALS, ToolWithSignals } from '../../common/signals'
+import { collect, type Source, type Sources } from './collect'
+
+/** The value type of each signal a tool's schema declares. */
+type ValuesOf<T extends ToolWithSignals> = { [K in keyof Static<(typeof TOOL_SIGNALS)[T]>]-?: NonNullable<Static<(typeof TOOL_SIGNALS)[T]>[K]> extends SignalResult<infer V> ? V : never }
+
+/**
+ * One source per signal of the tool's schema (common/signals), each producing exactly the
+ * value the server validates: a probe whose output drifts from the schema fails the type check.
+ */
+export type SourcesFor<T extends ToolWithSignals> = { [K in keyof ValuesOf<T>]: Source<ValuesOf<T>[K]> }
 
 export interface RunOptions {
   /** Per-signal timeout. */
@@ -16,7 +28,16 @@ function status(text: string): void {
   if (el) el.textContent = text
 }
 
-export async function runToolPage(tool: string, sources: Sources, options: RunOptions = {}): Promise<void> {
+export async function runToolPage<T extends ToolWithSignals>(tool: T, sources: SourcesFor<T>, options: RunOptions = {}): Promise<void> {
+  await runSources(tool, sources as Sources, options)
+}
+
+/** TEMPORARY while tools move their schemas to common/signals. */
+export async function runUntypedToolPage(tool: string, sources: Sources, options: RunOptions = {}): Promise<void> {
+  await runSources(tool, sources, options)
+}
+
+async function runSources(tool: string, sources: Sources, options: RunOptions): Promise<void> {
   try {
     status('Running tests in this browser…')
     const signals = await collect(sources, options.timeoutMs ?? 3000)

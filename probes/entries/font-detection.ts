@@ -1,4 +1,4 @@
-import { runToolPage } from '../core/runner'
+import { runUntypedToolPage } from '../core/runner'
 import { FONT_LIST, LOCAL_FONT_PROBES } from '../../common/font-os'
 import { fontCheck } from '../signals/font-check'
 import { fontFaceLocal } from '../signals/font-face-local'
@@ -6,7 +6,7 @@ import { fontMetrics } from '../signals/font-metrics'
 import { platformClaims } from '../signals/platform-claims'
 import { systemFonts } from '../signals/system-fonts'
 
-void runToolPage('font-detection', {
+void runUntypedToolPage('font-detection', {
   metrics: () => fontMetrics(FONT_LIST),
   fontsCheck: () => fontCheck(FONT_LIST),
   fontFace: () => fontFaceLocal(LOCAL_FONT_PROBES),

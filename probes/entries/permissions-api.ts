@@ -1,4 +1,4 @@
-import { runToolPage } from '../core/runner'
+import { runUntypedToolPage } from '../core/runner'
 import { PERMISSION_NAMES } from '../../common/permission-engines'
 import { featureApis } from '../signals/feature-apis'
 import { notificationState } from '../signals/notification-state'
@@ -6,7 +6,7 @@ import { permissionRegistry } from '../signals/permission-registry'
 import { permissionsLies } from '../signals/permissions-lies'
 import { permissionsInWorker } from '../signals/permissions-worker'
 
-void runToolPage('permissions-api', {
+void runUntypedToolPage('permissions-api', {
   registry: () => permissionRegistry(PERMISSION_NAMES),
   notification: notificationState,
   lies: permissionsLies,

@@ -1,11 +1,11 @@
-import { runToolPage } from '../core/runner'
+import { runUntypedToolPage } from '../core/runner'
 import { displayMedia } from '../signals/display-media'
 import { screenMetrics } from '../signals/screen'
 import { touchSupport } from '../signals/touch'
 import { visualViewportMetrics } from '../signals/visual-viewport'
 import { windowMetrics } from '../signals/window-metrics'
 
-void runToolPage('screen-display', {
+void runUntypedToolPage('screen-display', {
   screen: screenMetrics,
   window: windowMetrics,
   visualViewport: visualViewportMetrics,

@@ -1,4 +1,4 @@
-import { runToolPage } from '../core/runner'
+import { runUntypedToolPage } from '../core/runner'
 import { clockNow } from '../signals/clock'
 import { geolocationApi } from '../signals/geolocation'
 import { dateString } from '../signals/tz-date-string'
@@ -6,7 +6,7 @@ import { tzOffsets } from '../signals/tz-offsets'
 import { workerTime } from '../signals/tz-worker'
 import { intlZone } from '../signals/tz-zone'
 
-void runToolPage(
+void runUntypedToolPage(
   'timezone-geo',
   {
     zone: intlZone,

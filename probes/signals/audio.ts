@@ -6,6 +6,7 @@
 // scales samples by a per-session factor, Safari 17+ adds per-render noise in private mode,
 // so the render is done twice and a known signal is passed through untouched (known answer).
 
+import type { AudioContextInfo, AudioKnownAnswer, AudioSum } from '../../common/signals/audio-fingerprint'
 import { ProbeError } from '../core/errors'
 
 type Ctx = OfflineAudioContext
@@ -41,15 +42,6 @@ function render(ctx: Ctx): Promise<AudioBuffer> {
   })
 }
 
-export interface AudioSum {
-  /** Σ|sample| over frames 4500..4999 from getChannelData (the FingerprintJS value). */
-  sum: number
-  /** The same sum from copyFromChannel; null where copyFromChannel is missing. */
-  copySum: number | null
-  /** DynamicsCompressorNode.reduction after rendering (CreepJS keys its table on it). */
-  reduction: number | null
-}
-
 export async function audioSum(): Promise<AudioSum> {
   const ctx = offline(1, 5000, 44100)
   const osc = ctx.createOscillator()
@@ -81,13 +73,6 @@ export async function audioSum(): Promise<AudioSum> {
   return { sum: sumOf(buffer.getChannelData(0)), copySum, reduction }
 }
 
-export interface AudioKnownAnswer {
-  samples: number
-  /** Samples that did not come back exactly as given. */
-  wrong: number
-  maxDelta: number
-}
-
 /**
  * A buffer of exactly representable values played through an AudioBufferSourceNode straight
  * into the destination: at the context's own rate this is a copy, bit for bit, in every
@@ -112,13 +97,6 @@ export async function audioKnownAnswer(): Promise<AudioKnownAnswer> {
     if (d > maxDelta) maxDelta = d
   }
   return { samples: n, wrong, maxDelta }
-}
-
-export interface AudioContextInfo {
-  sampleRate: number
-  maxChannelCount: number
-  baseLatency: number | null
-  state: string
 }
 
 /**

@@ -3,12 +3,12 @@
 // also has the exact sections the interface spec shows.
 
 import { Type, TypeGuard, type TSchema } from '@sinclair/typebox'
-import { CheckSchema, SummarySchema } from './checks'
+import { CheckSchema, SummarySchema } from './scoring'
 import { ConsistencySchema } from './consistency'
 import { EvidenceItemSchema } from './tools/observation'
 import type { ToolId } from '../../common/tools'
 
-export { SummarySchema as Summary } from './checks'
+export { SummarySchema as Summary } from './scoring'
 
 export const ScoringVerdict = Type.Union([Type.Literal('pass'), Type.Literal('warn'), Type.Literal('fail')])
 

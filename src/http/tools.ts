@@ -1,7 +1,7 @@
 // The tool index, the 14 tool pages, and the report a page shows after submitting.
 
 import { Elysia } from 'elysia'
-import type { Check, Summary } from '../core/checks'
+import type { Check, Summary } from '../core/scoring'
 import { HttpError } from '../core/errors'
 import { validateTaskInput } from '../core/task-input'
 import { TOOLS } from '../../common/tools'

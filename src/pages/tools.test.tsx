@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import type { Check } from '../core/checks'
+import type { Check } from '../core/scoring'
 import { ReportFragment } from './tools'
 
 const summary = { total: 1, passed: 0, failed: 1, warnings: 0, score: 40 }

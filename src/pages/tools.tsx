@@ -1,6 +1,6 @@
 // The tool index, the tool pages and the report fragment a page shows after it has submitted.
 
-import type { Check, Summary } from '../core/checks'
+import type { Check, Summary } from '../core/scoring'
 import { TOOLS, type ToolId } from '../../common/tools'
 import type { AssetStore } from '../http/assets'
 import { Layout } from './layout'

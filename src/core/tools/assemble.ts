@@ -4,7 +4,7 @@
 
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { TypeGuard, type TSchema } from '@sinclair/typebox'
-import { check, summarize, type Check, type CheckDef } from '../checks'
+import { check, summarize, type Check, type CheckDef } from '../scoring'
 import { consistencyOf } from '../consistency'
 import { formatTimestamp } from '../month'
 import { BotDetectorSpecResults } from '../results'

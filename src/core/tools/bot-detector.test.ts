@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { Value } from '@sinclair/typebox/value'
-import type { Check } from '../checks'
+import type { Check } from '../scoring'
 import { resultsSchema } from '../results'
 import { assembleResults } from './assemble'
 import {

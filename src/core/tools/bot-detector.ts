@@ -12,7 +12,7 @@
 // full-screen windows, privacy extensions) only warn.
 
 import { Type, type Static } from '@sinclair/typebox'
-import { check, summarize, type Check, type CheckDef, type Verdict } from '../checks'
+import { check, summarize, type Check, type CheckDef, type Verdict } from '../scoring'
 import { Signal, valueOf, whyMissing, type SignalResult } from '../../../common/signal'
 import { parseBrandList, parseSfBoolean, parseSfString, parseUserAgent, uaHintMismatches, type Brand, type Engine, type Os } from '../../../common/user-agent'
 import { header, type ServerObservation } from './observation'
@@ -21,7 +21,7 @@ import { tlsEvidenceOf } from './tls-fingerprint'
 import { wireHeaderOrder } from './http-headers'
 import { checkOrder } from '../header-order'
 import { TlsEvidenceProbeSchema } from '../../../common/signals/shared'
-import { defineTool, type JudgeContext } from './types'
+import { legacyTool, type JudgeContext } from './types'
 import { ENGINE_NAME, EVAL_LENGTH, jsEngineOf } from '../../../common/engine-errors'
 import { hostingVerdict, intelOf, networkText, whyNoIntel, type HostingPolicy } from './ip-intel'
 
@@ -629,7 +629,7 @@ function judgeBotDetector(s: BotDetectorSignals, server: ServerObservation, ctx?
   }
 }
 
-export const botDetector = defineTool({
+export const botDetector = legacyTool({
   id: 'bot-detector',
   signals: BotDetectorSignals,
   sections: BotDetectorSections,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import { summarize, type Check } from '../checks'
+import { summarize, type Check } from '../scoring'
 import { BrowserFingerprintSections, BrowserFingerprintSignals, COMMON_ADDRESSES, browserFingerprint, scopeMismatches, uaDataMismatches, visitorIdOf } from './browser-fingerprint'
 import { submittedIdentity } from './assemble'
 import { SEEN_CAP } from './seen'

@@ -14,17 +14,17 @@
 
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { canonicalJson, hashHex, hashValue } from '../../../common/hash'
-import { check, type Check, type CheckDef } from '../checks'
+import { check, type Check, type CheckDef } from '../scoring'
 import { firstAcceptLanguage } from '../accept-language'
 import { Signal, valueOf, whyMissing, type SignalResult } from '../../../common/signal'
 import { engineClaim, isGreaseBrand, osFromPlatformHint, type EngineClaim } from '../../../common/user-agent'
-import { audioFitsEngine } from './audio-sums'
+import { audioFitsEngine } from '../../checks/audio-sums'
 import { UaClientHintsSchema } from '../../../common/signals/shared'
 import { familyOfClaimedOs, inferOsFromFonts } from '../../../common/font-os'
 import { WebglSummarySchema, effectiveRenderer, gpuFitsOs, softwareRenderer } from './gpu'
 import { header, type ServerObservation } from './observation'
 import { SEEN_CAP, SEEN_WINDOW_DAYS, type FingerprintSeen } from './seen'
-import { defineTool, type JudgeContext } from './types'
+import { legacyTool, type JudgeContext } from './types'
 
 const Str = Type.String({ maxLength: 1000 })
 const NStr = Type.Union([Str, Type.Null()])
@@ -262,7 +262,7 @@ function first<T>(s: SignalResult<{ value: T; again?: T }> | undefined): T | und
   return valueOf(s)?.value
 }
 
-export const browserFingerprint = defineTool({
+export const browserFingerprint = legacyTool({
   id: 'browser-fingerprint',
   signals: BrowserFingerprintSignals,
   sections: BrowserFingerprintSections,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { Value } from '@sinclair/typebox/value'
-import { summarize, type Check } from '../checks'
+import { summarize, type Check } from '../scoring'
 import { CanvasFingerprintSignals, angleVendors, canvasFingerprint } from './canvas-fingerprint'
 import type { WebglSummary } from './gpu'
 import type { ServerObservation } from './observation'

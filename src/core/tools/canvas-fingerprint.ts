@@ -6,12 +6,12 @@
 
 import { Type, type Static } from '@sinclair/typebox'
 import { hashValue } from '../../../common/hash'
-import { check, type Check, type CheckDef } from '../checks'
+import { check, type Check, type CheckDef } from '../scoring'
 import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { engineClaim } from '../../../common/user-agent'
 import { WebglSummarySchema, effectiveRenderer, gpuFitsOs, implausibleParams, softwareRenderer, type WebglSummary } from './gpu'
 import type { ServerObservation } from './observation'
-import { defineTool } from './types'
+import { legacyTool } from './types'
 
 const Hash = Type.String({ maxLength: 64 })
 const Canvas2d = Type.Object({ winding: Type.Boolean(), hash: Hash })
@@ -74,7 +74,7 @@ function sameGpu(a: WebglSummary, b: WebglSummary): string[] {
   return out
 }
 
-export const canvasFingerprint = defineTool({
+export const canvasFingerprint = legacyTool({
   id: 'canvas-fingerprint',
   signals: CanvasFingerprintSignals,
   sections: CanvasFingerprintSections,

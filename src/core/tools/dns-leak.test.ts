@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { summarize, type Check } from '../checks'
+import { summarize, type Check } from '../scoring'
 import { dnsEvidenceOf, dnsLeak, DnsLeakSections, DnsLeakSignals, judgeDns, type DnsEvidence, type DnsLeakSignals as Signals } from './dns-leak'
 import { NO_ZONE_MESSAGE } from '../../../common/signals/shared'
 import type { ServerObservation } from './observation'

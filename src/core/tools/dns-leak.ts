@@ -16,13 +16,13 @@
 
 import { NO_ZONE_MESSAGE } from '../../../common/signals/shared'
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
-import { check, type Check, type CheckDef } from '../checks'
+import { check, type Check, type CheckDef } from '../scoring'
 import { labelResolver } from '../doh-providers'
 import { cidrContains, normalizeIp, parseCidr, parseIp } from '../ip'
 import { ipScope } from '../ip-scope'
 import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { evidenceOf, type ServerObservation } from './observation'
-import { defineTool, type JudgeContext } from './types'
+import { legacyTool, type JudgeContext } from './types'
 
 const Num = Type.Number()
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
@@ -349,7 +349,7 @@ export const DnsLeakSections = Type.Object({
   verdict: Type.String(),
 })
 
-export const dnsLeak = defineTool({
+export const dnsLeak = legacyTool({
   id: 'dns-leak',
   signals: DnsLeakSignals,
   sections: DnsLeakSections,

@@ -5,12 +5,12 @@
 // by a random family that cannot exist.
 
 import { Type, type Static } from '@sinclair/typebox'
-import { check, type Check, type CheckDef } from '../checks'
+import { check, type Check, type CheckDef } from '../scoring'
 import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { osFromPlatformHint, osFromUserAgent } from '../../../common/user-agent'
 import { familyOfClaimedOs, FONT_LIST, inferOsFromFonts, osFromSystemFont, SERVER_LINUX_FONTS, type FontOsInference, type OsFamily } from '../../../common/font-os'
 import { header, type ServerObservation } from './observation'
-import { defineTool } from './types'
+import { legacyTool } from './types'
 
 const Bool = Type.Boolean()
 const Int = Type.Integer({ minimum: 0 })
@@ -102,7 +102,7 @@ export function compareSystemFonts(families: readonly string[], claimed: OsFamil
   return { verdict: onlyGeneric ? 'warn' : 'fail', implied: [...implied] }
 }
 
-export const fontDetection = defineTool({
+export const fontDetection = legacyTool({
   id: 'font-detection',
   signals: FontDetectionSignals,
   sections: Type.Object({ fonts: Type.Unknown() }),

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { summarize, type Check } from '../checks'
+import { summarize, type Check } from '../scoring'
 import { httpHeaders, type HttpHeadersSignals } from './http-headers'
 import type { ServerObservation } from './observation'
 

@@ -11,13 +11,13 @@
 
 import { Type, type Static } from '@sinclair/typebox'
 import { compareLanguages, parseAcceptLanguage, qPattern, type LanguageRange } from '../accept-language'
-import { check, type Check, type CheckDef } from '../checks'
+import { check, type Check, type CheckDef } from '../scoring'
 import { checkOrder, looksSorted } from '../header-order'
 import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { brandsClaim, parseBrandList, parseSfBoolean, parseSfString, parseUserAgent, uaHintMismatches, type Brand, type ClaimedBrowser } from '../../../common/user-agent'
 import { LanguagesSchema, NavigatorUaSchema, PageContextSchema, TlsEvidenceProbeSchema, UaClientHintsSchema } from '../../../common/signals/shared'
 import { evidenceOf, header, type ServerObservation } from './observation'
-import { defineTool } from './types'
+import { legacyTool } from './types'
 
 export const HttpHeadersSignals = Type.Object({
   navigator: Signal(NavigatorUaSchema),
@@ -138,7 +138,7 @@ function verdictText(checks: Check[], claimed: ClaimedBrowser, orderKnown: boole
   return orderKnown ? head : `${head} Not tested: header order, original case and HTTP version, which need the service's TLS evidence listener (TLS_PORT).`
 }
 
-export const httpHeaders = defineTool({
+export const httpHeaders = legacyTool({
   id: 'http-headers',
   signals: HttpHeadersSignals,
   sections: HttpSectionSchema,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { summarize, type Check } from '../checks'
+import { summarize, type Check } from '../scoring'
 import { ipLeak, type IpLeakSignals } from './ip-leak'
 import type { ServerObservation } from './observation'
 import { fakeLookup, NETWORKS } from '../../../tests/support/fake-ipdb'

@@ -10,13 +10,13 @@
 // the IPv6 address.
 
 import { Type, type Static } from '@sinclair/typebox'
-import { check, type Check, type CheckDef } from '../checks'
+import { check, type Check, type CheckDef } from '../scoring'
 import { proxyEvidence } from '../proxy-headers'
 import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { compareWithHttp, hostingVerdict, intelOf, lookupSection, networkText, whyNoIntel, type ComparedAddress, type HostingPolicy } from './ip-intel'
 import { describeAddress, IceSignalSchema, IpLookupSchema, localAddresses, webrtcAddresses, type RevealedByWebrtc } from './network-evidence'
 import type { ServerObservation } from './observation'
-import { defineTool, type JudgeContext } from './types'
+import { legacyTool, type JudgeContext } from './types'
 
 const Reach = Type.Object({ url: Type.String({ maxLength: 300 }), reachable: Type.Boolean(), ms: Type.Number(), error: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]) })
 
@@ -97,7 +97,7 @@ function verdictText(checks: Check[], address: string, network: string | null): 
   return `${head}${where} ${PENDING}`
 }
 
-export const ipLeak = defineTool({
+export const ipLeak = legacyTool({
   id: 'ip-leak',
   signals: IpLeakSignals,
   sections: IpLeakSections,

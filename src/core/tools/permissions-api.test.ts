@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { summarize, type Check } from '../checks'
+import { summarize, type Check } from '../scoring'
 import type { ServerObservation } from './observation'
 import { PERMISSION_NAMES, type QueryOutcome } from '../../../common/permission-engines'
 import { permissionsApi, type PermissionsApiSignals } from './permissions-api'

@@ -4,14 +4,14 @@
 // APIs and engine markers exist, all against the browser the User-Agent header claims.
 
 import { Type, type Static } from '@sinclair/typebox'
-import { check, type Check, type CheckDef } from '../checks'
+import { check, type Check, type CheckDef } from '../scoring'
 import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { engineClaim, type EngineClaim } from '../../../common/user-agent'
 import { header, type ServerObservation } from './observation'
 import {
   BLINK_DESKTOP_APIS, BLINK_ONLY_APIS, blinkVersionEvidence, classifyOutcome, engineFromMarkers, engineFromPermissions, type NameStatus,
 } from '../../../common/permission-engines'
-import { defineTool } from './types'
+import { legacyTool } from './types'
 
 const Str = (n: number) => Type.String({ maxLength: n })
 const Bool = Type.Boolean()
@@ -91,7 +91,7 @@ function permissionsSince(c: EngineClaim): number | null {
 
 const DESKTOP_ONLY_BLINK = ['hid', 'fileSystemAccess', 'eyeDropper', 'localFonts', 'documentPip', 'windowControlsOverlay']
 
-export const permissionsApi = defineTool({
+export const permissionsApi = legacyTool({
   id: 'permissions-api',
   signals: PermissionsApiSignals,
   sections: Type.Object({ permissions: Type.Unknown() }),

@@ -4,10 +4,10 @@
 // with no taskbar; a spoofed screen is caught by CSS media queries that still see the real one.
 
 import { Type, type Static } from '@sinclair/typebox'
-import { check, type Check, type CheckDef } from '../checks'
+import { check, type Check, type CheckDef } from '../scoring'
 import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { header, type ServerObservation } from './observation'
-import { defineTool } from './types'
+import { legacyTool } from './types'
 
 const Num = Type.Number()
 const Bool = Type.Boolean()
@@ -53,7 +53,7 @@ const DEFS = {
 
 const DEFAULT_VIEWPORTS = ['800x600', '1280x720', '1024x768']
 
-export const screenDisplay = defineTool({
+export const screenDisplay = legacyTool({
   id: 'screen-display',
   signals: ScreenDisplaySignals,
   sections: Type.Object({ display: Type.Unknown() }),

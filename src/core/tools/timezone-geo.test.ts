@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { summarize, type Check } from '../checks'
+import { summarize, type Check } from '../scoring'
 import type { ServerObservation } from './observation'
 import { relation, timezoneGeo, zoneFitsRegions, type TimezoneGeoSignals } from './timezone-geo'
 import { sampleInstants, sampleYears, zoneOffsetMinutes } from '../../../common/tz-offset'

@@ -9,11 +9,11 @@
 
 import { Type, type Static } from '@sinclair/typebox'
 import { acceptedTags } from '../accept-language'
-import { check, type Check, type CheckDef } from '../checks'
+import { check, type Check, type CheckDef } from '../scoring'
 import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { header, type ServerObservation } from './observation'
 import { intelOf, languagesFitCountry, networkText, whyNoIntel, zoneFitsCountry } from './ip-intel'
-import { defineTool, type JudgeContext } from './types'
+import { legacyTool, type JudgeContext } from './types'
 import { formatOffset, isUtcZone, languageRegion, parseDateString, zoneFitsRegions, zoneOffsetMinutes } from '../../../common/tz-offset'
 
 const Num = Type.Number()
@@ -111,7 +111,7 @@ export function relation(ms: number, other: string): string {
 
 export { zoneFitsRegions } from '../../../common/tz-offset'
 
-export const timezoneGeo = defineTool({
+export const timezoneGeo = legacyTool({
   id: 'timezone-geo',
   signals: TimezoneGeoSignals,
   sections: Type.Object({ timezone: Type.Unknown() }),

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { summarize, type Check } from '../checks'
+import { summarize, type Check } from '../scoring'
 import type { ServerObservation } from './observation'
 import { fixture } from '../../evidence/fixtures/load'
 import { parseH2ClientStart } from '../../evidence/http2'

@@ -11,7 +11,7 @@
 // negotiated protocol (ALPN result), secure context, Network Information, and client hints.
 
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
-import { check, type Check, type CheckDef } from '../checks'
+import { check, type Check, type CheckDef } from '../scoring'
 import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { brandsClaim, parseUserAgent, uaHintMismatches, type ClaimedBrowser } from '../../../common/user-agent'
 import { NavigatorUaSchema, UaClientHintsSchema } from '../../../common/signals/shared'
@@ -19,7 +19,7 @@ import { hintsFromHeaders } from './http-headers'
 import { evidenceOf, type ServerObservation } from './observation'
 import { FAMILY_NAME, familyVerdict, http2Family, tlsFamily, type TlsFamily } from '../tls-families'
 import type { Http1Record, Http2Record, TlsRecord } from '../../evidence/tls-records'
-import { defineTool } from './types'
+import { legacyTool } from './types'
 
 const NullableStr = (max: number) => Type.Union([Type.String({ maxLength: max }), Type.Null()])
 const NullableNum = Type.Union([Type.Number(), Type.Null()])
@@ -427,7 +427,7 @@ export function judgeTls(s: TlsFingerprintSignals, server: ServerObservation, ev
   }
 }
 
-export const tlsFingerprint = defineTool({
+export const tlsFingerprint = legacyTool({
   id: 'tls-fingerprint',
   signals: TlsFingerprintSignals,
   sections: TlsFingerprintSections,

@@ -1,9 +1,11 @@
 import type { TSchema, Static } from '@sinclair/typebox'
-import type { Check } from '../checks'
+import type { CheckDefinition } from '../../checks/define'
+import type { Check } from '../scoring'
 import type { ToolId } from '../../../common/tools'
 import type { ServerObservation } from './observation'
 import type { IpLookup } from '../../evidence/ipdb-core'
 import type { FingerprintSeen } from './seen'
+import { runChecks } from '../judge'
 
 export interface Judgement {
   checks: Check[]
@@ -25,17 +27,29 @@ export interface JudgeContext {
   fingerprintSeen?: FingerprintSeen
 }
 
+/** A check a tool runs, with the points a fail costs there (a warn costs half, rounded up). */
+export type WeightedCheck<S> = readonly [check: CheckDefinition<S, keyof S & string, keyof S & string>, weight: number]
+
+/** What the checks of one submission found, for the sections a tool adds. */
+export interface Judged {
+  checks: Check[]
+  /** Every label the outcomes carried (Outcome.labels), in order of first appearance. */
+  labels: ReadonlySet<string>
+}
+
 /**
- * A tool on the server side: the schema of the signals its page collects, and the pure
- * function that judges them (with what the server saw) into checks.
+ * A tool on the server side: the schema of the signals its page collects (common/signals),
+ * the ordered checks it runs with their weights, and the sections it adds to `results`.
  */
-export interface ToolDefinition<S extends TSchema = TSchema> {
+export interface ToolSpec<S extends TSchema> {
   id: ToolId
   /** Schema of `results.signals` as the page sends it. */
   signals: S
-  /** Schema of the sections `judge` adds, for the OpenAPI document. */
+  checks: ReadonlyArray<WeightedCheck<Static<S>>>
+  /** Schema of the sections `addSections` adds, for the OpenAPI document. */
   sections?: TSchema
-  judge(signals: Static<S>, server: ServerObservation, ctx?: JudgeContext): Judgement
+  /** Sections merged into the results, from the signals and what the checks found. */
+  addSections?(signals: Static<S>, judged: Judged, server: ServerObservation, ctx: JudgeContext): Record<string, unknown>
   /**
    * The stable hash identifying the submitting browser (browser-fingerprint: its visitor id),
    * stored as the task's `fingerprint`; null when the signals identify nothing. Tools without
@@ -44,6 +58,21 @@ export interface ToolDefinition<S extends TSchema = TSchema> {
   identity?(signals: Static<S>): string | null
 }
 
-export function defineTool<S extends TSchema>(def: ToolDefinition<S>): ToolDefinition<S> {
-  return def
+export interface ToolDefinition<S extends TSchema = TSchema> extends ToolSpec<S> {
+  judge(signals: Static<S>, server: ServerObservation, ctx?: JudgeContext): Judgement
+}
+
+export function defineTool<S extends TSchema>(spec: ToolSpec<S>): ToolDefinition<S> {
+  return {
+    ...spec,
+    judge(signals, server, ctx = {}) {
+      const judged = runChecks(spec.checks, signals, server, ctx)
+      return { checks: judged.checks, sections: spec.addSections?.(signals, judged, server, ctx) ?? {} }
+    },
+  }
+}
+
+/** TEMPORARY while tools move to check units: a tool whose judge is still one function. */
+export function legacyTool<S extends TSchema>(def: Omit<ToolDefinition<S>, 'checks'>): ToolDefinition<S> {
+  return { checks: [], ...def }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { summarize, type Check } from '../checks'
+import { summarize, type Check } from '../scoring'
 import type { ServerObservation } from './observation'
 import { vpnDetector, type VpnDetectorSignals } from './vpn-detector'
 import { fakeLookup, NETWORKS } from '../../../tests/support/fake-ipdb'

@@ -13,7 +13,7 @@
 
 import { Type, type Static } from '@sinclair/typebox'
 import { compareLanguages, parseAcceptLanguage, preferredTags } from '../accept-language'
-import { check, type Check, type CheckDef } from '../checks'
+import { check, type Check, type CheckDef } from '../scoring'
 import { proxyEvidence } from '../proxy-headers'
 import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { compareWithHttp, hostingVerdict, intelOf, languagesFitCountry, lookupSection, networkText, whyNoIntel, zoneFitsCountry, type HostingPolicy } from './ip-intel'
@@ -24,7 +24,7 @@ import { judgeRttGap, RTT_GAP_FAIL_MS, RTT_GAP_FAIL_RATIO, RTT_GAP_WARN_MS, RTT_
 import { stunEvidenceOf, turnAgainstHttp } from './webrtc-leak'
 import { TimezoneGeoSignals, zoneFitsRegions } from './timezone-geo'
 import { isUtcZone, languageRegion } from '../../../common/tz-offset'
-import { defineTool, type JudgeContext } from './types'
+import { legacyTool, type JudgeContext } from './types'
 
 export const VpnDetectorSignals = Type.Object({
   ice: IceSignalSchema,
@@ -114,7 +114,7 @@ function verdictText(checks: Check[]): string {
   return `${head} ${pending}`
 }
 
-export const vpnDetector = defineTool({
+export const vpnDetector = legacyTool({
   id: 'vpn-detector',
   signals: VpnDetectorSignals,
   sections: VpnDetectorSections,

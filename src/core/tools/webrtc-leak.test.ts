@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { summarize, type Check } from '../checks'
+import { summarize, type Check } from '../scoring'
 import type { ServerObservation } from './observation'
 import { judgeWebrtc, webrtcLeak, WebrtcLeakSections, WebrtcLeakSignals, type StunEvidence } from './webrtc-leak'
 

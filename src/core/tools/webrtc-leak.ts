@@ -12,13 +12,13 @@
 // and the STUN/TURN checks are `na`.
 
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
-import { check, type Check, type CheckDef } from '../checks'
+import { check, type Check, type CheckDef } from '../scoring'
 import { candidateKey, parseCandidate, parseSdp, type AddressKind, type IceCandidate } from '../ice'
 import { normalizeIp } from '../ip'
 import { ipScope, LOCAL_SCOPES, sameNetwork } from '../ip-scope'
 import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { evidenceOf, type ServerObservation } from './observation'
-import { defineTool } from './types'
+import { legacyTool } from './types'
 
 const Bool = Type.Boolean()
 const Num = Type.Number()
@@ -346,7 +346,7 @@ export const WebrtcLeakSections = Type.Object({
   verdict: Type.String(),
 })
 
-export const webrtcLeak = defineTool({
+export const webrtcLeak = legacyTool({
   id: 'webrtc-leak',
   signals: WebrtcLeakSignals,
   sections: WebrtcLeakSections,

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { Value } from '@sinclair/typebox/value'
-import { summarize, type Check } from '../checks'
-import { AudioFingerprintSignals, audioFingerprint } from './audio-fingerprint'
-import type { ServerObservation } from './observation'
+import { summarize, type Check } from '../core/scoring'
+import { AudioFingerprintSignals } from '../../common/signals/audio-fingerprint'
+import { audioFingerprint } from '../core/tools/audio-fingerprint'
+import type { ServerObservation } from '../core/tools/observation'
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:125.0) Gecko/20100101 Firefox/125.0'

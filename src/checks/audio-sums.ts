@@ -14,7 +14,7 @@
 // - Measured here: Debian's headless Chromium 156 on x86-64 Linux with SwiftShader (see the
 //   e2e test tests/audio-fingerprint.e2e.ts).
 
-import type { Engine } from '../../../common/user-agent'
+import type { Engine } from '../../common/user-agent'
 
 export interface AudioCluster {
   id: string

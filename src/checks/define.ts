@@ -1,0 +1,67 @@
+// A check is one finding with one home: its definition (id, name, why, where the value comes
+// from) and a pure function from the signals and server observations it declares to a
+// verdict. Tools list the checks they run with a weight each (src/core/tools/*); the runner
+// (src/core/judge.ts) turns a missing declared signal into `na` with the reason, so no check
+// and no tool writes that plumbing.
+//
+// A check file reads like a FingerprintJS source or a BotD detector: a few dozen lines, pure,
+// its test beside it.
+
+import type { SignalResult } from '../../common/signal'
+import type { Verdict } from '../core/scoring'
+import type { ServerObservation } from '../core/tools/observation'
+import type { JudgeContext } from '../core/tools/types'
+
+/** What a check found: the verdict, the value seen, and what a consistent browser shows. */
+export interface Outcome {
+  verdict: Verdict
+  observed: unknown
+  expected: string
+  /**
+   * Names the tool may collect besides the verdict (bot-detector's `frameworks`: the
+   * automation this finding points at). Never stored in the check itself.
+   */
+  labels?: readonly string[]
+}
+
+/** The value of each signal of a tool's signal object, when it was collected. */
+export type SignalValues<S> = { [K in keyof S]-?: NonNullable<S[K]> extends SignalResult<infer V> ? V : never }
+
+/** What a check's judge gets besides the signal values. */
+export interface CheckEnv<S> {
+  server: ServerObservation
+  ctx: JudgeContext
+  /** Why a signal the check uses has no value ("unsupported: no OfflineAudioContext"). */
+  missing(...names: Array<keyof S & string>): string
+  /** The signals as sent, for the rare check that reports on a failed signal itself. */
+  raw: Partial<S>
+}
+
+export interface CheckDefinition<S = any, N extends keyof S = any, U extends keyof S = any> {
+  id: string
+  /** Short human title, said as what a consistent browser does. */
+  name: string
+  /** `client`: judged on what the page reported (spoofable); `server`: on what the service saw. */
+  source: 'client' | 'server'
+  /** Why the finding matters, its known false positives, and the source documenting the quirk. */
+  why: string
+  /** Signals that must have a value; when one has none the check is `na`, saying why. */
+  needs: readonly N[]
+  /** Signals read when present (undefined otherwise). */
+  uses?: readonly U[]
+  judge(values: Pick<SignalValues<S>, N> & Partial<Pick<SignalValues<S>, U>>, env: CheckEnv<S>): Outcome
+}
+
+/**
+ * Declares a check over the signals `S` it reads (a tool's signal object, or the small part
+ * of one that several tools share). Curried so that `S` is given and the rest inferred:
+ * `checkOn<AudioSignals>()({ id: 'audio-stable', needs: ['audio'], judge: ({ audio }) => … })`.
+ */
+export function checkOn<S>() {
+  return <N extends keyof S & string, U extends keyof S & string = never>(def: CheckDefinition<S, N, U>): CheckDefinition<S, N, U> => def
+}
+
+/** The verdict of a check that cannot apply, with the reason in `expected`. */
+export function na(reason: string): Outcome {
+  return { verdict: 'na', observed: null, expected: reason }
+}

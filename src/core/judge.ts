@@ -1,0 +1,32 @@
+// The one runner of checks: for each check a tool lists, a declared signal without a value
+// makes it `na` with the reason; otherwise its pure judge decides. The weight is the tool's.
+
+import { whyMissing, type SignalResult } from '../../common/signal'
+import type { CheckEnv, Outcome } from '../checks/define'
+import { check, type Check } from './scoring'
+import type { ServerObservation } from './tools/observation'
+import type { JudgeContext, Judged, WeightedCheck } from './tools/types'
+
+export function runChecks<S>(list: ReadonlyArray<WeightedCheck<S>>, signals: S, server: ServerObservation, ctx: JudgeContext): Judged {
+  const raw = signals as Record<string, SignalResult<unknown> | undefined>
+  const missing = (...names: string[]) => names.map((n) => whyMissing(raw[n])).filter(Boolean).join('; ') || 'not collected'
+  const env = { server, ctx, missing, raw } as unknown as CheckEnv<S>
+  const checks: Check[] = []
+  const labels = new Set<string>()
+  for (const [def, weight] of list) {
+    const absent = def.needs.filter((n) => !raw[n]?.ok)
+    let outcome: Outcome
+    if (absent.length) outcome = { verdict: 'na', observed: null, expected: missing(...absent) }
+    else {
+      const values: Record<string, unknown> = {}
+      for (const n of [...def.needs, ...(def.uses ?? [])]) {
+        const s = raw[n]
+        if (s?.ok) values[n] = s.value
+      }
+      outcome = def.judge(values as never, env)
+    }
+    for (const l of outcome.labels ?? []) labels.add(l)
+    checks.push(check({ id: def.id, name: def.name, source: def.source, why: def.why, weight }, outcome))
+  }
+  return { checks, labels }
+}

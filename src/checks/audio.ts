@@ -35,6 +35,7 @@ export const audioStable = audioCheck({
   name: 'Two renders give the same sum',
   source: 'client',
   why: 'The rendering is deterministic: the same graph gives the same samples every time. A different second sum is noise added per render (Safari 17+ Advanced Fingerprinting Protection, extensions): farbling detected, and the sum is not an identity.',
+  ref: 'https://fingerprint.com/blog/audio-fingerprinting/',
   needs: ['audio'],
   judge: ({ audio }) =>
     audio.again === undefined
@@ -47,6 +48,7 @@ export const audioChannelCopy = audioCheck({
   name: 'getChannelData and copyFromChannel agree',
   source: 'client',
   why: 'Both read the same rendered buffer. Extensions that spoof audio often patch only getChannelData (the FingerprintJS read), so copyFromChannel still shows the real samples (CreepJS checks the same).',
+  ref: 'https://webaudio.github.io/web-audio-api/#dom-audiobuffer-copyfromchannel',
   needs: ['audio'],
   judge: ({ audio: { value: { sum, copySum } } }) => {
     if (copySum === null) return na('no AudioBuffer.copyFromChannel in this engine')

@@ -43,8 +43,10 @@ export interface CheckDefinition<S = any, N extends keyof S = any, U extends key
   name: string
   /** `client`: judged on what the page reported (spoofable); `server`: on what the service saw. */
   source: 'client' | 'server'
-  /** Why the finding matters, its known false positives, and the source documenting the quirk. */
+  /** Why the finding matters and its known false positives. */
   why: string
+  /** Where the browser behaviour the check relies on is documented (a spec, an engine's source, a detector's). */
+  ref?: string
   /** Signals that must have a value; when one has none the check is `na`, saying why. */
   needs: readonly N[]
   /** Signals read when present (undefined otherwise). */

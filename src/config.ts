@@ -5,7 +5,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { parseTrustedProxies, type Cidr } from './core/ip'
 import { DEFAULT_MISS_LIMIT, parseWindowPolicy, type WindowPolicy } from './core/abuse'
-import { parseProxyHeaderMap, type ProxyHeaderMap } from './evidence/proxy-headers'
+import { parseProxyHeaderMap, type ProxyHeaderMap } from './evidence/proxy-fingerprints'
 
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),

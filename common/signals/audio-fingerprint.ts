@@ -1,7 +1,7 @@
 // audio-fingerprint: what probes/signals/audio.ts reports (probes/entries/audio-fingerprint.ts).
 
 import { Type, type Static } from '@sinclair/typebox'
-import { NNum, Num, Str } from '../schema'
+import { NNum, Num, Str } from '../shorthands'
 import { Signal } from '../signal'
 
 export const AudioSumSchema = Type.Object({

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { collect, patient, runSource } from './collect'
-import { ProbeError } from './errors'
+import { ProbeError } from './probe-error'
 
 // A source that answers when the test says so, not after some time: no test here depends on
 // how fast the machine is, only on which timer can fire first.

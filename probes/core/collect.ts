@@ -3,7 +3,7 @@
 // says how long it took; errors are typed (see errors.ts), never swallowed.
 
 import type { SignalResult } from '../../common/signal'
-import { ProbeError } from './errors'
+import { ProbeError } from './probe-error'
 
 export type Source<T> = (() => T | Promise<T>) & { timeoutMs?: number }
 export type Sources = Record<string, Source<unknown>>

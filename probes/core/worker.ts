@@ -4,7 +4,7 @@
 // The function is serialised with toString(): it must not refer to anything outside itself.
 
 import { patient, type Source } from './collect'
-import { ProbeError } from './errors'
+import { ProbeError } from './probe-error'
 
 /**
  * How long a worker may take to answer. Starting one costs a thread and a script load; in a cold

@@ -7,7 +7,7 @@
 // so the render is done twice and a known signal is passed through untouched (known answer).
 
 import type { AudioContextInfo, AudioKnownAnswer, AudioSum } from '../../common/signals/audio-fingerprint'
-import { ProbeError } from '../core/errors'
+import { ProbeError } from '../core/probe-error'
 
 type Ctx = OfflineAudioContext
 

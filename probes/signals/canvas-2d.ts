@@ -7,7 +7,7 @@
 
 import { hashHex } from '../../common/hash'
 import { inWorker, runInWorker } from '../core/worker'
-import { ProbeError } from '../core/errors'
+import { ProbeError } from '../core/probe-error'
 
 export interface Canvas2dImage {
   /** `isPointInPath` with the even-odd rule: false only in very old engines. */

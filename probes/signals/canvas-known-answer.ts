@@ -4,7 +4,7 @@
 // noise (Brave farbling, Safari 17+ Advanced Fingerprinting Protection, Firefox's canvas
 // randomisation) or a blocked read (Firefox resistFingerprinting and Tor return a blank image).
 
-import { ProbeError } from '../core/errors'
+import { ProbeError } from '../core/probe-error'
 
 const COLORS = [
   [255, 102, 0],

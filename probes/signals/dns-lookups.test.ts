@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { NO_ZONE_MESSAGE } from '../../common/signals/shared'
-import { ProbeError } from '../core/errors'
+import { ProbeError } from '../core/probe-error'
 import { dnsLookups } from './dns-lookups'
 
 const g = globalThis as unknown as { Image?: unknown; fetch: typeof fetch }

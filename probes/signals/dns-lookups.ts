@@ -9,7 +9,7 @@
 // so only the time to the load's end is reported.
 // The zone comes from the page (<body data-dns-zone>); without one there is nothing to look up.
 import { NO_ZONE_MESSAGE } from '../../common/signals/shared'
-import { ProbeError } from '../core/errors'
+import { ProbeError } from '../core/probe-error'
 
 
 type Outcome = 'load' | 'error' | 'timeout'

@@ -6,7 +6,7 @@
 // too. So a true for the random name is the normal answer; only a false for it shows an engine
 // whose check() really tells fonts apart, and then its answers are compared with the metrics.
 
-import { unsupported } from '../core/errors'
+import { unsupported } from '../core/probe-error'
 
 export interface FontCheck {
   /** check() on the random control family. */

@@ -6,7 +6,7 @@
 // (https://github.com/brave/brave-browser/issues/23432). The faces are never added to
 // document.fonts, so the page is not affected.
 
-import { unsupported } from '../core/errors'
+import { unsupported } from '../core/probe-error'
 
 export interface FontFaceLocal {
   loaded: string[]

@@ -11,7 +11,7 @@
 // subset of fonts (https://github.com/brave/brave-browser/issues/34043), which no single visit
 // can see, and Firefox resistFingerprinting exposes only an allowlist: both give short lists.
 
-import { ProbeError } from '../core/errors'
+import { ProbeError } from '../core/probe-error'
 
 const BASES = ['monospace', 'sans-serif', 'serif'] as const
 // Wide and narrow glyphs, so that families of similar average width still differ somewhere.

@@ -12,7 +12,7 @@
 // The final SDP is read too: extensions that filter the events sometimes forget it. Only its
 // candidate, c= and a=rtcp lines are sent (not the ICE password or DTLS fingerprint).
 // https://developer.mozilla.org/docs/Web/API/RTCPeerConnection/icecandidate_event
-import { ProbeError } from '../core/errors'
+import { ProbeError } from '../core/probe-error'
 
 const MAX_CANDIDATES = 100
 

@@ -8,7 +8,7 @@
 // mode 'no-cors': the other family is another origin; an opaque response still proves the
 // connection worked, and a network failure rejects.
 
-import { unsupported } from '../core/errors'
+import { unsupported } from '../core/probe-error'
 
 /** localhost, *.localhost (RFC 6761), 127.0.0.0/8 and ::1. */
 export function isLoopbackHost(hostname: string): boolean {

@@ -4,7 +4,7 @@
 // device per kind before permission; an empty list is typical of servers and containers.
 // navigator.mediaDevices only exists in secure contexts (HTTPS, localhost).
 // https://developer.mozilla.org/docs/Web/API/MediaDevices/enumerateDevices
-import { ProbeError } from '../core/errors'
+import { ProbeError } from '../core/probe-error'
 
 export async function mediaDeviceKinds() {
   const md = typeof navigator !== 'undefined' ? navigator.mediaDevices : undefined

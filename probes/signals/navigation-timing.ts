@@ -1,7 +1,7 @@
 // How this page's own host name was resolved and connected: the DNS phase of the navigation
 // (0 when cached, or when the page was opened by IP address), connect and TLS time, and the
 // protocol. https://developer.mozilla.org/docs/Web/API/PerformanceNavigationTiming
-import { ProbeError } from '../core/errors'
+import { ProbeError } from '../core/probe-error'
 
 export function navigationTiming() {
   const nav = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined

@@ -1,7 +1,7 @@
 // navigator.connection (Network Information API): connection type (mobile Chromium only),
 // effective type and the rounded rtt/downlink estimates. Only Chromium-based browsers have it.
 // https://developer.mozilla.org/docs/Web/API/NetworkInformation
-import { ProbeError } from '../core/errors'
+import { ProbeError } from '../core/probe-error'
 
 interface NetworkInformationLike {
   type?: string

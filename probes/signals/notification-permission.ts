@@ -4,7 +4,7 @@
 // the test every bot detector since 2018 has carried. iOS Safari has no Notification outside
 // home-screen apps: null there.
 
-import { unsupported } from '../core/errors'
+import { unsupported } from '../core/probe-error'
 
 export interface NotificationPermission {
   notification: string | null

@@ -7,7 +7,7 @@
 // resolves it. push needs userVisibleOnly in Chromium; querying never prompts.
 
 import type { QueryOutcome } from '../../common/permission-engines'
-import { unsupported } from '../core/errors'
+import { unsupported } from '../core/probe-error'
 
 export interface PermissionRegistry {
   results: Record<string, QueryOutcome>

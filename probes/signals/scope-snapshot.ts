@@ -5,7 +5,7 @@
 // the worker, where navigator is a WorkerNavigator with its own getters.
 // CreepJS compares the same way (src/worker); so does BotD for the iframe.
 
-import { ProbeError } from '../core/errors'
+import { ProbeError } from '../core/probe-error'
 import { inWorker, runInWorker } from '../core/worker'
 
 export interface ScopeSnapshot {

@@ -5,7 +5,7 @@
 // the port from <body data-tls-port>; without it the listener is off and this is `unsupported`.
 // The listener answers with CORS `*`, so `reached` means the whole exchange succeeded.
 
-import { unsupported } from '../core/errors'
+import { unsupported } from '../core/probe-error'
 
 export async function tlsEvidence() {
   const port = document.body.dataset.tlsPort

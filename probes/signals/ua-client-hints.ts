@@ -6,7 +6,7 @@
 // https://developer.mozilla.org/docs/Web/API/NavigatorUAData/getHighEntropyValues
 // formFactors needs Chrome 124+ (older versions simply leave it out).
 
-import { unsupported } from '../core/errors'
+import { unsupported } from '../core/probe-error'
 
 interface UaData {
   brands: Array<{ brand: string; version: string }>

@@ -1,4 +1,4 @@
-import { unsupported } from '../core/errors'
+import { unsupported } from '../core/probe-error'
 
 // https://developer.mozilla.org/docs/Web/API/VisualViewport (missing in old Firefox).
 export function visualViewportMetrics() {

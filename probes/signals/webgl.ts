@@ -9,7 +9,7 @@
 // https://bugzil.la/1722782
 
 import { hashHex } from '../../common/hash'
-import { ProbeError } from '../core/errors'
+import { ProbeError } from '../core/probe-error'
 import { inWorker, runInWorker } from '../core/worker'
 
 export interface WebglRaw {

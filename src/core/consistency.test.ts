@@ -6,7 +6,7 @@ import type { ServerObservation } from './tools/observation'
 import { assembleResults } from './tools/assemble'
 import { resultsSchema } from './results'
 import { TOOL_IDS } from '../../common/tools'
-import { proxyFingerprintEvidence } from '../evidence/proxy-headers'
+import { proxyFingerprintEvidence } from '../evidence/proxy-fingerprints'
 
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0'

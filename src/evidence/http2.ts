@@ -11,7 +11,7 @@
 // for no PRIORITY frame, each PRIORITY as stream:exclusive:dependency:weight.
 
 import { ByteReader, attempt, fail, type Parsed } from './bytes'
-import { md5Hex } from './hash'
+import { md5Hex } from './digests'
 import { createHpackDecoder, decodeHeaderBlock, type HeaderField, type HpackDecoder } from './hpack'
 
 export const H2_PREFACE = new TextEncoder().encode('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n')

@@ -15,7 +15,7 @@
 // JA4_ro keep the original order (and so SNI and ALPN in the extension list).
 
 import { hex4 } from './bytes'
-import { md5Hex, sha256Hex } from './hash'
+import { md5Hex, sha256Hex } from './digests'
 import { TLS_EXTENSION, isGrease, type ClientHello } from './tls-client-hello'
 
 type Ja3Input = Pick<ClientHello, 'version' | 'cipherSuites' | 'extensions' | 'supportedGroups' | 'ecPointFormats'>
@@ -116,7 +116,7 @@ export function ja4Hash(raw: string): string {
 
 /**
  * JA4 part b of a cipher list in any order (GREASE removed, sorted, 4-hex): what identifies a
- * stack when only a JA3 string or a JA4_r is at hand (src/evidence/proxy-headers.ts).
+ * stack when only a JA3 string or a JA4_r is at hand (src/evidence/proxy-fingerprints.ts).
  */
 export function ja4CipherHash(ciphers: readonly number[]): string {
   return hash12(noGrease(ciphers).sort((x, y) => x - y).map(hex4).join(','))

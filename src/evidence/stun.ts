@@ -15,7 +15,7 @@
 import { crc32 } from '../core/crc32'
 import { formatIp, parseIp } from '../core/ip'
 import { ByteReader, ByteWriter, attempt, fail, fromHex, toHex, type Parsed } from './bytes'
-import { hmacSha1, md5 } from './hash'
+import { hmacSha1, md5 } from './digests'
 
 export const MAGIC_COOKIE = 0x2112a442
 const FINGERPRINT_XOR = 0x5354554e

@@ -14,7 +14,7 @@
 // Allocate after a 438, whereas a second 401 ends its TURN port (RFC 8489 §9.2.5).
 
 import { fromHex, toHex } from './bytes'
-import { hmacSha256 } from './hash'
+import { hmacSha256 } from './digests'
 import {
   allocateRequest,
   bindingSuccess,

@@ -1,5 +1,5 @@
 // Static assets (htmx, CSS, compiled probe bundles) served from memory under content-hashed
-// URLs with a year-long immutable cache. The store is built once at start-up (src/assets.ts)
+// URLs with a year-long immutable cache. The store is built once at start-up (src/build-assets.ts)
 // and handed to createApp; nothing here reads files.
 
 import { createHash } from 'node:crypto'

@@ -5,7 +5,7 @@ import type { WindowPolicy } from '../core/abuse'
 import type { AssetStore } from './assets'
 import type { ResponseSigner } from '../signing'
 import type { JudgeContext } from '../core/tools/types'
-import type { ProxyHeaderMap } from '../evidence/proxy-headers'
+import type { ProxyHeaderMap } from '../evidence/proxy-fingerprints'
 
 /** Everything the app needs from the outside world; src/main.ts builds it, tests fake it. */
 export interface AppDeps {

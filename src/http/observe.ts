@@ -8,7 +8,7 @@ import type { Cidr } from '../core/ip'
 import { formatTimestamp } from '../core/month'
 import { isNonce } from '../core/nonce'
 import type { ServerObservation } from '../core/tools/observation'
-import { proxyFingerprintEvidence, type ProxyHeaderMap } from '../evidence/proxy-headers'
+import { proxyFingerprintEvidence, type ProxyHeaderMap } from '../evidence/proxy-fingerprints'
 import { observeRequest, peerIsTrustedProxy } from './client-ip'
 
 /**

@@ -9,7 +9,7 @@ import { IndexPage, NotFoundPage, ReportFragment, ToolPage } from '../pages/tool
 import { parseJson, readBodyCapped, requireJson } from './body'
 import { requestClientIp } from './client-ip'
 import { believedFingerprintHeaders, observeSubmission } from './observe'
-import { countSeen } from './seen'
+import { countSeen } from './identity-count'
 import { truncateIp } from '../core/ip-privacy'
 import { issueNonce } from '../../db/nonces'
 import { generateNonce, NONCE_TTL_SECONDS } from '../core/nonce'

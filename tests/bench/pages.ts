@@ -5,7 +5,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { chromium } from 'playwright-core'
-import { buildAssets } from '../../src/assets'
+import { buildAssets } from '../../src/build-assets'
 import { createAssetStore } from '../../src/http/assets'
 import { TOOLS } from '../../common/tools'
 import { startServer } from '../support/server'

@@ -2,7 +2,7 @@
 // assets built once per process.
 
 import { createApp, type AppDeps } from '../../src/app'
-import { buildAssets } from '../../src/assets'
+import { buildAssets } from '../../src/build-assets'
 import { createAssetStore, type AssetStore } from '../../src/http/assets'
 import { generateSigningKey, responseSigner } from '../../src/signing'
 import { hashSecret, generateApiKey, keyHint } from '../../src/core/keys'

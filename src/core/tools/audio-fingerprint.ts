@@ -1,10 +1,10 @@
 // audio-fingerprint: the FingerprintJS audio sum and whether it can be trusted (src/checks/audio.ts).
 
 import { Type } from '@sinclair/typebox'
-import { NNum, NStr } from '../../../common/schema'
+import { NNum, NStr } from '../../../common/shorthands'
 import { AudioFingerprintSignals } from '../../../common/signals/audio-fingerprint'
 import { classifyAudioSum } from '../../checks/audio-sums'
-import { audioAvailable, audioChannelCopy, audioContext, audioEngine, audioKnownAnswer, audioStable, audioSumKnown, cleanSum } from '../../checks/audio'
+import { audioAvailable, audioChannelCopy, audioContext, audioEngine, audioKnownAnswer, audioStable, audioSumKnown, cleanSum } from '../../checks/audio-integrity'
 import { valueOf } from '../../../common/signal'
 import { defineTool } from './types'
 

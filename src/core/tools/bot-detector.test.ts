@@ -17,7 +17,7 @@ import {
 import { jsEngineOf } from '../../../common/engine-errors'
 import type { ServerObservation } from './observation'
 import { fakeLookup, NETWORKS } from '../../../tests/support/fake-ipdb'
-import { proxyFingerprintEvidence } from '../../evidence/proxy-headers'
+import { proxyFingerprintEvidence } from '../../evidence/proxy-fingerprints'
 
 const ok = <T,>(value: T) => ({ ok: true as const, value, ms: 1 })
 const missing = (kind: 'timeout' | 'unsupported' | 'blocked' | 'error' = 'timeout', message = 'no answer within 3000 ms') => ({ ok: false as const, error: { kind, message }, ms: 3000 })

@@ -23,7 +23,7 @@ import { UaClientHintsSchema } from '../../../common/signals/shared'
 import { familyOfClaimedOs, inferOsFromFonts } from '../../../common/font-os'
 import { WebglSummarySchema, effectiveRenderer, gpuFitsOs, softwareRenderer } from './gpu'
 import { header, type ServerObservation } from './observation'
-import { SEEN_CAP, SEEN_WINDOW_DAYS, type FingerprintSeen } from './seen'
+import { SEEN_CAP, SEEN_WINDOW_DAYS, type FingerprintSeen } from '../fingerprint-seen'
 import { legacyTool, type JudgeContext } from './types'
 
 const Str = Type.String({ maxLength: 1000 })

@@ -11,7 +11,7 @@
 
 import { Type, type Static } from '@sinclair/typebox'
 import { check, type Check, type CheckDef } from '../scoring'
-import { proxyEvidence } from '../proxy-headers'
+import { proxyEvidence } from '../forwarded-addresses'
 import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { compareWithHttp, hostingVerdict, intelOf, lookupSection, networkText, whyNoIntel, type ComparedAddress, type HostingPolicy } from './ip-intel'
 import { describeAddress, IceSignalSchema, IpLookupSchema, localAddresses, webrtcAddresses, type RevealedByWebrtc } from './network-evidence'

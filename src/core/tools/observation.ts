@@ -34,7 +34,7 @@ export const ServerObservationSchema = Type.Object({
   /**
    * Observations of the service's own listeners (TLS, HTTP/2, STUN/TURN, DNS) for this page,
    * then the fingerprints a trusted TLS-terminating proxy passed in headers (`source: 'proxy'`,
-   * src/evidence/proxy-headers.ts). Items without `source` are the listeners'.
+   * src/evidence/proxy-fingerprints.ts). Items without `source` are the listeners'.
    */
   evidence: Type.Optional(Type.Array(EvidenceItemSchema())),
 })

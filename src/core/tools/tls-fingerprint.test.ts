@@ -5,7 +5,7 @@ import { fixture } from '../../evidence/fixtures/load'
 import { parseH2ClientStart } from '../../evidence/http2'
 import { parseClientHello } from '../../evidence/tls-client-hello'
 import { http2Record, tlsRecord } from '../../evidence/tls-records'
-import { proxyFingerprintEvidence } from '../../evidence/proxy-headers'
+import { proxyFingerprintEvidence } from '../../evidence/proxy-fingerprints'
 import { judgeTls, tlsEvidenceOf, tlsFingerprint, type TlsEvidence, type TlsFingerprintSignals } from './tls-fingerprint'
 
 const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'

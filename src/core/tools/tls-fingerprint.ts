@@ -46,7 +46,7 @@ export type TlsFingerprintSignals = Static<typeof TlsFingerprintSignals>
 
 /**
  * The ClientHello as far as it is known: everything from the listener (a TlsRecord fits), or
- * what a proxy's headers show (src/evidence/proxy-headers.ts), null where they show nothing.
+ * what a proxy's headers show (src/evidence/proxy-fingerprints.ts), null where they show nothing.
  */
 export interface TlsView {
   /** JA4 version code of the highest version offered ('13'). */

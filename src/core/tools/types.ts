@@ -4,7 +4,7 @@ import type { Check } from '../scoring'
 import type { ToolId } from '../../../common/tools'
 import type { ServerObservation } from './observation'
 import type { IpLookup } from '../../evidence/ipdb-core'
-import type { FingerprintSeen } from './seen'
+import type { FingerprintSeen } from '../fingerprint-seen'
 import { runChecks } from '../judge'
 
 export interface Judgement {
@@ -22,7 +22,7 @@ export interface JudgeContext {
   lookupIp?: (ip: string) => IpLookup
   /**
    * How many stored tasks share this submission's identity (ToolDefinition.identity) and from
-   * how many other addresses: counted by the HTTP handlers before judging (src/http/seen.ts).
+   * how many other addresses: counted by the HTTP handlers before judging (src/http/identity-count.ts).
    */
   fingerprintSeen?: FingerprintSeen
 }

@@ -14,7 +14,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { compareLanguages, parseAcceptLanguage, preferredTags } from '../accept-language'
 import { check, type Check, type CheckDef } from '../scoring'
-import { proxyEvidence } from '../proxy-headers'
+import { proxyEvidence } from '../forwarded-addresses'
 import { Signal, valueOf, whyMissing } from '../../../common/signal'
 import { compareWithHttp, hostingVerdict, intelOf, languagesFitCountry, lookupSection, networkText, whyNoIntel, zoneFitsCountry, type HostingPolicy } from './ip-intel'
 import { describeAddress, IceSignalSchema, IpLookupSchema, localAddresses, webrtcAddresses } from './network-evidence'

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { fixture } from './fixtures/load'
 import { parseClientHello } from './tls-client-hello'
 import { tlsRecord } from './tls-records'
-import { MAX_VALUE_LENGTH, parseProxyHeaderMap, proxyFingerprintEvidence, type ProxyEvidenceItem, type ProxyHeaderMap, type ProxyHttp2Data, type ProxyTlsData } from './proxy-headers'
+import { MAX_VALUE_LENGTH, parseProxyHeaderMap, proxyFingerprintEvidence, type ProxyEvidenceItem, type ProxyHeaderMap, type ProxyHttp2Data, type ProxyTlsData } from './proxy-fingerprints'
 
 // What the listener computes from captured hellos: a proxy passing the same hello's JA3/JA4
 // must give the same derived values.

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { createHash, createHmac } from 'node:crypto'
 import fc from 'fast-check'
 import { toHex } from './bytes'
-import { hmacSha1, hmacSha256, md5, md5Hex, sha1, sha256, sha256Hex } from './hash'
+import { hmacSha1, hmacSha256, md5, md5Hex, sha1, sha256, sha256Hex } from './digests'
 
 const node = (alg: string, b: Uint8Array) => createHash(alg).update(b).digest('hex')
 

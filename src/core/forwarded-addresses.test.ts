@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { addressesIn, proxyEvidence, stripAddress } from './proxy-headers'
+import { addressesIn, proxyEvidence, stripAddress } from './forwarded-addresses'
 
 const obs = (ip: string, headers: Array<[string, string]>) => ({ ip, headers })
 

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client'
 import { countFingerprintSeen } from '../../db/tasks'
 import { isDatabaseUnavailable } from '../../db/unavailable'
 import { submittedIdentity } from '../core/tools/assemble'
-import { SEEN_CAP, SEEN_WINDOW_DAYS, type FingerprintSeen } from '../core/tools/seen'
+import { SEEN_CAP, SEEN_WINDOW_DAYS, type FingerprintSeen } from '../core/fingerprint-seen'
 
 export interface Seen {
   /** What to store as the task's `fingerprint`; null for other tools and unidentified browsers. */

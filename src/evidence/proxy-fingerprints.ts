@@ -14,7 +14,7 @@
 // (unknown), not false; the extension order (JA4 sorts, and Chrome shuffles anyway); the
 // extension values (record_size_limit's limit, ALPS's protocols). Those checks are skipped.
 
-import { md5Hex } from './hash'
+import { md5Hex } from './digests'
 import { ja4CipherHash, ja4Hash } from './ja'
 import { isGrease } from './tls-client-hello'
 

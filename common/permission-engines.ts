@@ -13,7 +13,10 @@
 // PermissionName" in Firefox), before any permission logic runs; a known name the build does not
 // support is rejected later, with NotSupportedError or a TypeError saying it is not enabled.
 
+import type { QueryOutcome } from './signals/permissions-api'
 import type { Engine } from './user-agent'
+
+export type { QueryOutcome }
 
 /** The names queried, in a deliberate order: the spec registry first, then engine-specific ones. */
 export const PERMISSION_NAMES = [
@@ -25,9 +28,6 @@ export const PERMISSION_NAMES = [
   'camera-pan-tilt-zoom', 'xr-spatial-tracking', 'web-app-installation', 'local-network-access', 'protected-media-identifier',
   'durable-storage', 'vr', 'ar',
 ] as const
-
-/** What one query gave: a state, or the error's name and message. */
-export type QueryOutcome = { state: string } | { error: string; message: string }
 
 /** recognised: the engine knows the name (resolved, or rejected after parsing); unknown: not in its enum. */
 export type NameStatus = 'granted' | 'denied' | 'prompt' | 'unsupported' | 'unknown'

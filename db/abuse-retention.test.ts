@@ -4,14 +4,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { openTestDatabase, testDrivers, type TestDatabase } from '../tests/support/db'
-import { afterHit, decideBlocked, type WindowState } from '../src/core/abuse'
+import { afterHit, decideBlocked, type WindowState } from '../src/core/fixed-window'
 import { ensureAccount } from './accounts'
 import { rows, type Db } from './client'
 import { fetchTaskWithKey } from './fetch'
 import { getMonthUsage, insertKey } from './keys'
 import { getPlanByName } from './plans'
-import { getWindow, hitWindow, pruneWindows } from './rate-windows'
-import { purgeTaskBatch, purgeTasksBefore } from './retention'
+import { getWindow, hitWindow } from './rate-windows'
+import { pruneWindows, purgeTaskBatch, purgeTasksBefore } from './retention'
 import { countTasks, getTask, insertTask } from './tasks'
 
 const HOOK_TIMEOUT_MS = 60_000

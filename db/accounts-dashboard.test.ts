@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { openTestDatabase, testDrivers, type TestDatabase } from '../tests/support/db'
-import { afterFailure, type ThrottlePolicy, type ThrottleState } from '../src/core/throttle'
+import { afterHit, type WindowPolicy, type WindowState } from '../src/core/fixed-window'
 import { createAccountWithPassword, ensureAccount, getLoginAccount } from './accounts'
 import { deleteAccountKey, getAccountKey, rotateAccountKey, setAccountKeyExpiry, setAccountKeyStatus } from './account-keys'
 import { sql } from 'drizzle-orm'
@@ -11,7 +11,8 @@ import { rows, type Db } from './client'
 import { readDashboard } from './dashboard'
 import { fetchTaskWithKey } from './fetch'
 import { getKey, insertKey } from './keys'
-import { clearThrottle, pruneThrottles, readThrottles, recordFailure } from './login-throttle'
+import { clearWindow, hitWindow, readWindows } from './rate-windows'
+import { pruneWindows } from './retention'
 import { getPlanByName } from './plans'
 import { createSession, deleteSession, extendSession, getSession } from './sessions'
 import { insertTask } from './tasks'
@@ -93,42 +94,42 @@ describe.each(testDrivers())('account and dashboard queries on %s', (driver) => 
   })
 
   describe('login throttles', () => {
-    const policy: ThrottlePolicy = { maxFailures: 3, windowSeconds: 60 }
+    const policy: WindowPolicy = { max: 3, windowSeconds: 60 }
 
-    test('count failures exactly as afterFailure() says, windows included', async () => {
-      const subject = { scope: 'account' as const, subject: unique('t') }
-      let expected: ThrottleState | null = null
+    test('count failures exactly as afterHit() says, windows included', async () => {
+      const subject = { scope: 'login_account' as const, subject: unique('t') }
+      let expected: WindowState | null = null
       for (const s of [0, 1, 30, 59.999, 60, 61, 200]) {
         const now = at(s)
-        expected = afterFailure(policy, expected, now)
-        expect(await recordFailure(db, { ...subject, policy, now })).toEqual(expected)
+        expected = afterHit(policy, expected, now)
+        expect(await hitWindow(db, { ...subject, policy, now })).toEqual(expected)
       }
-      const read = await readThrottles(db, [subject])
-      expect(read.get(`account:${subject.subject}`)).toEqual(expected!)
+      const read = await readWindows(db, [subject])
+      expect(read.get(`login_account:${subject.subject}`)).toEqual(expected!)
     })
 
     test('concurrent failures are all counted', async () => {
-      const subject = { scope: 'address' as const, subject: unique('race') }
-      const big = { maxFailures: 100, windowSeconds: 600 }
-      await Promise.all(Array.from({ length: 20 }, () => recordFailure(db, { ...subject, policy: big, now: T0 })))
-      expect((await readThrottles(db, [subject])).get(`address:${subject.subject}`)?.failures).toBe(20)
+      const subject = { scope: 'login_address' as const, subject: unique('race') }
+      const big = { max: 100, windowSeconds: 600 }
+      await Promise.all(Array.from({ length: 20 }, () => hitWindow(db, { ...subject, policy: big, now: T0 })))
+      expect((await readWindows(db, [subject])).get(`login_address:${subject.subject}`)?.count).toBe(20)
     })
 
     test('scopes are separate, and cleared or pruned subjects are gone', async () => {
-      const account = { scope: 'account' as const, subject: unique('same') }
-      const address = { scope: 'address' as const, subject: account.subject }
-      await recordFailure(db, { ...account, policy, now: T0 })
-      await recordFailure(db, { ...account, policy, now: T0 })
-      await recordFailure(db, { ...address, policy, now: at(500) })
-      const both = await readThrottles(db, [account, address])
-      expect(both.get(`account:${account.subject}`)?.failures).toBe(2)
-      expect(both.get(`address:${address.subject}`)?.failures).toBe(1)
-      await clearThrottle(db, account)
-      await pruneThrottles(db, at(400))
-      expect((await readThrottles(db, [account, address])).size).toBe(1)
-      await pruneThrottles(db, at(501))
-      expect((await readThrottles(db, [account, address])).size).toBe(0)
-      expect((await readThrottles(db, [])).size).toBe(0)
+      const account = { scope: 'login_account' as const, subject: unique('same') }
+      const address = { scope: 'login_address' as const, subject: account.subject }
+      await hitWindow(db, { ...account, policy, now: T0 })
+      await hitWindow(db, { ...account, policy, now: T0 })
+      await hitWindow(db, { ...address, policy, now: at(500) })
+      const both = await readWindows(db, [account, address])
+      expect(both.get(`login_account:${account.subject}`)?.count).toBe(2)
+      expect(both.get(`login_address:${address.subject}`)?.count).toBe(1)
+      await clearWindow(db, account)
+      await pruneWindows(db, at(400))
+      expect((await readWindows(db, [account, address])).size).toBe(1)
+      await pruneWindows(db, at(501))
+      expect((await readWindows(db, [account, address])).size).toBe(0)
+      expect((await readWindows(db, [])).size).toBe(0)
     })
   })
 

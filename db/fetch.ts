@@ -7,14 +7,14 @@
 // src/core/quota.ts (decideFetch).
 //
 // The same statement reads the key's window of misses (fetches of ids that do not exist,
-// src/core/abuse.ts): a key that has used up its misses is not counted either, and answers
+// src/core/fixed-window.ts): a key that has used up its misses is not counted either, and answers
 // 429 until the window ends. Recording a miss is a second statement, on the 404 path only.
 
 import { sql } from 'drizzle-orm'
 import { rows, type Db } from './client'
 import { TASK_COLUMNS, type StoredTask } from './tasks'
 import type { FetchObservation } from '../src/core/quota'
-import { DEFAULT_MISS_LIMIT, type WindowPolicy } from '../src/core/abuse'
+import { DEFAULT_MISS_LIMIT, type WindowPolicy } from '../src/core/fixed-window'
 import { dayOfMonth, monthKey } from '../src/core/month'
 
 interface Row extends Partial<StoredTask> {

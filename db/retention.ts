@@ -1,4 +1,5 @@
-// TASK_RETENTION_DAYS: tasks older than the retention are deleted in small batches, so no
+// Deleting what is no longer needed. Ended fixed windows (every limit's, one table) go in one
+// statement. TASK_RETENTION_DAYS: tasks older than the retention are deleted in small batches, so no
 // statement holds many row locks or runs long next to the API's traffic. Several instances may
 // purge at once: each batch skips rows another instance has locked (SKIP LOCKED), and deleting
 // what is already gone is a no-op, so they share the work instead of waiting on each other.
@@ -41,4 +42,18 @@ export async function purgeTasksBefore(
     if (n < size) return total
     await opts.pause?.()
   }
+}
+
+/**
+ * Drops the fixed windows (rate_windows: log-in, task creation and miss limits alike) that
+ * started before `before`; pass now minus the longest window of any policy, and they can no
+ * longer refuse anything. Returns how many.
+ */
+export async function pruneWindows(db: Db, before: Date): Promise<number> {
+  const deleted = await rows<{ n: number }>(
+    db,
+    sql`with d as (delete from rate_windows where window_started_at < ${before.toISOString()}::timestamptz returning 1)
+        select count(*)::int as n from d`,
+  )
+  return deleted[0]!.n
 }

@@ -106,42 +106,27 @@ export const sessions = pgTable(
 )
 
 /**
- * Failed log-ins per account and per client address, in fixed windows (src/core/throttle.ts).
- * In the database, not in memory, so that every app instance sees the same counts. `subject`
- * is the SHA-256 of the lower-cased email or of the address: what people type is not kept.
+ * Every fixed-window limit, one row per scope and subject (src/core/fixed-window.ts has the
+ * rule, db/rate-windows.ts the atomic upsert). In PostgreSQL, not in memory, so that every app
+ * instance shares the counts. Subjects are hashed or ids: what people type is not kept.
+ * - `login_account`, `login_address`: failed log-ins per account (SHA-256 of the lower-cased
+ *   email) and per client address (SHA-256 of the address), src/core/throttle.ts;
+ * - `task_create`: task submissions per client address (SHA-256), when TASK_RATE_LIMIT is set;
+ * - `task_miss`: keyed fetches of task ids that do not exist, per key id.
  */
-export const loginThrottles = pgTable(
-  'login_throttles',
-  {
-    scope: text('scope', { enum: ['account', 'address'] }).notNull(),
-    subject: text('subject').notNull(),
-    failures: integer('failures').notNull(),
-    windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.scope, t.subject] }),
-    check('login_throttles_scope_valid', sql`${t.scope} in ('account', 'address')`),
-    index('login_throttles_window_idx').on(t.windowStartedAt),
-  ],
-)
+export const RATE_SCOPES = ['login_account', 'login_address', 'task_create', 'task_miss'] as const
 
-/**
- * Abuse limits in fixed windows, one row per scope and subject (src/core/abuse.ts has the rule,
- * db/rate-windows.ts the atomic upsert). `task_create`: task submissions per client address
- * (SHA-256 of the address), when TASK_RATE_LIMIT is set. `task_miss`: keyed fetches of task ids
- * that do not exist, per key id. In PostgreSQL, so every app instance shares the counts.
- */
 export const rateWindows = pgTable(
   'rate_windows',
   {
-    scope: text('scope', { enum: ['task_create', 'task_miss'] }).notNull(),
+    scope: text('scope', { enum: RATE_SCOPES }).notNull(),
     subject: text('subject').notNull(),
     count: integer('count').notNull(),
     windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.scope, t.subject] }),
-    check('rate_windows_scope_valid', sql`${t.scope} in ('task_create', 'task_miss')`),
+    check('rate_windows_scope_valid', sql`${t.scope} in ('login_account', 'login_address', 'task_create', 'task_miss')`),
     index('rate_windows_window_idx').on(t.windowStartedAt),
   ],
 )

@@ -4,7 +4,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { parseTrustedProxies, type Cidr } from './core/ip'
-import { DEFAULT_MISS_LIMIT, parseWindowPolicy, type WindowPolicy } from './core/abuse'
+import { DEFAULT_MISS_LIMIT, parseWindowPolicy, type WindowPolicy } from './core/fixed-window'
 import { parseProxyHeaderMap, type ProxyHeaderMap } from './evidence/proxy-fingerprints'
 
 const EnvSchema = Type.Object({

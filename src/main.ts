@@ -10,6 +10,7 @@ import { createAssetStore } from './http/assets'
 import { parseConfig } from './config'
 import { openPglite, openPostgres, type Database } from '../db/client'
 import { startMaintenance } from './maintenance'
+import { LOGIN_THROTTLE } from './core/throttle'
 import { startStunListener } from './listeners/stun'
 import { startDnsListener } from './listeners/dns'
 import { startTlsListener } from './listeners/tls'
@@ -97,7 +98,7 @@ async function main() {
     db: database.db,
     clock: () => new Date(),
     retentionDays: config.taskRetentionDays,
-    longestWindowSeconds: Math.max(config.taskMissLimit.windowSeconds, config.taskRateLimit?.windowSeconds ?? 0),
+    longestWindowSeconds: Math.max(config.taskMissLimit.windowSeconds, config.taskRateLimit?.windowSeconds ?? 0, LOGIN_THROTTLE.account.windowSeconds, LOGIN_THROTTLE.address.windowSeconds),
     log: (line) => console.log(`${new Date().toISOString()} ${line}`),
   })
 

@@ -1,12 +1,11 @@
 // Housekeeping that runs inside the service on a timer (src/main.ts starts it): the retention
-// purge (TASK_RETENTION_DAYS), dropping abuse-limit windows that have ended, and deleting page
+// purge (TASK_RETENTION_DAYS), dropping fixed windows (log-in, task and miss limits) that have ended, and deleting page
 // nonces (with their evidence) a day after they expired. Every
 // instance runs it; the deletes are batched, skip rows another instance is deleting, and are
 // idempotent, so several instances never block one another or delete anything twice.
 
 import type { Db } from '../db/client'
-import { pruneWindows } from '../db/rate-windows'
-import { purgeTasksBefore } from '../db/retention'
+import { pruneWindows, purgeTasksBefore } from '../db/retention'
 import { purgeExpiredNonces } from '../db/nonces'
 
 const DAY_MS = 24 * 60 * 60 * 1000

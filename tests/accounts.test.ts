@@ -30,7 +30,7 @@ describe.each(testDrivers())('accounts over HTTP on %s', (driver) => {
   // Requests made through app.handle() have no socket, so they all come from the address
   // 'unknown': without this, the failures of one test would count against the next.
   beforeEach(async () => {
-    await db.execute(sql`delete from login_throttles where scope = 'address'`)
+    await db.execute(sql`delete from rate_windows where scope = 'login_address'`)
   })
 
   const client = async () => new WebClient((await buildTestApp(db)).app)
@@ -235,7 +235,7 @@ describe.each(testDrivers())('accounts over HTTP on %s', (driver) => {
       expect((await one.logIn(address)).status).toBe(429)
       const [row] = await rows<{ failures: number }>(
         db,
-        sql`select failures::int as failures from login_throttles where scope = 'account' and subject = ${hashSecret(`account:${address}`)}`,
+        sql`select count::int as failures from rate_windows where scope = 'login_account' and subject = ${hashSecret(`account:${address}`)}`,
       )
       expect(row!.failures).toBe(5)
     })
@@ -243,7 +243,7 @@ describe.each(testDrivers())('accounts over HTTP on %s', (driver) => {
     test('what people typed is not stored in the throttle table', async () => {
       const address = email('private')
       await (await client()).logIn(address, 'wrong')
-      const found = await rows<{ n: number }>(db, sql`select count(*)::int as n from login_throttles where subject like ${'%' + address + '%'}`)
+      const found = await rows<{ n: number }>(db, sql`select count(*)::int as n from rate_windows where subject like ${'%' + address + '%'}`)
       expect(found[0]!.n).toBe(0)
     })
   })

@@ -1,5 +1,5 @@
 // audio-fingerprint in Debian's Chromium: the sum default headless Chromium renders on x86-64
-// Linux (recorded in src/core/tools/audio-sums.ts), and the two ways audio spoofing shows:
+// Linux (recorded in src/checks/audio-sums.ts), and the two ways audio spoofing shows:
 // per-read noise on getChannelData (farbling, and copyFromChannel disagreeing) and a Firefox
 // User-Agent over Blink's audio stack.
 

@@ -67,7 +67,7 @@ test('navigator overridden in the page is contradicted by the worker', async ({ 
   expect(verdicts['fp-iframe-consistency']).toBe('pass')
   expect(verdicts['fp-platform']).toBe('fail')
   const worker = task.results.checks.find((c) => c.id === 'fp-worker-consistency')!
-  expect(String(worker.observed)).toContain('hardwareConcurrency: 16 vs')
+  expect(String(worker.observed)).toContain('hardwareConcurrency: 16 ≠')
 })
 
 test('per-read canvas noise is reported as farbling and kept out of the visitor id', async ({ page }) => {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one gate: installs what a fresh machine lacks, then type-checks, scans the JSX for
+# The one gate: installs what a fresh machine lacks, then type-checks, lints, scans the JSX for
 # unescaped output, and runs every test (bun's unit/HTTP/contract tests, then the Playwright
 # browser tests, then the bot-detector's detection matrix). `npm test` runs this; .ci/run runs
 # `npm test` with TEST_DATABASE_URL set.
@@ -54,6 +54,8 @@ fi
 BIN=node_modules/.bin
 echo "gate: type check"
 "$BIN/tsc" --noEmit
+echo "gate: lint (Biome, biome.json)"
+"$BIN/biome" lint .
 echo "gate: XSS scan of the JSX"
 "$BIN/xss-scan" --project tsconfig.json
 echo "gate: unit, HTTP and database tests"

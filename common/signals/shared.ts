@@ -1,10 +1,8 @@
 // Schemas of signals several tools collect with the same probe (probes/signals/*), so that a
 // value means the same thing on every page that reports it.
 
-import { Type } from '@sinclair/typebox'
-
-const Str = (max: number) => Type.String({ maxLength: max })
-const NullableStr = (max: number) => Type.Union([Type.String({ maxLength: max }), Type.Null()])
+import { Type, type Static } from '@sinclair/typebox'
+import { Bool, List, NStr, Str } from '../shorthands'
 
 export const BrandListSchema = Type.Array(Type.Object({ brand: Str(128), version: Str(64) }), { maxItems: 16 })
 
@@ -15,11 +13,11 @@ export const UaClientHintsSchema = Type.Object({
   platform: Str(64),
   high: Type.Union([
     Type.Object({
-      architecture: NullableStr(64),
-      bitness: NullableStr(16),
-      model: NullableStr(128),
-      platformVersion: NullableStr(64),
-      uaFullVersion: NullableStr(64),
+      architecture: NStr(64),
+      bitness: NStr(16),
+      model: NStr(128),
+      platformVersion: NStr(64),
+      uaFullVersion: NStr(64),
       fullVersionList: Type.Union([BrandListSchema, Type.Null()]),
       wow64: Type.Union([Type.Boolean(), Type.Null()]),
       formFactors: Type.Union([Type.Array(Str(32), { maxItems: 8 }), Type.Null()]),
@@ -27,14 +25,17 @@ export const UaClientHintsSchema = Type.Object({
     Type.Null(),
   ]),
   /** Why getHighEntropyValues rejected (a Permissions-Policy), when it did. */
-  highError: NullableStr(200),
+  highError: NStr(200),
 })
+export type UaClientHints = Static<typeof UaClientHintsSchema>
 
 /** probes/signals/page-context.ts */
 export const PageContextSchema = Type.Object({ secureContext: Type.Boolean(), protocol: Str(16), hostname: Str(253) })
+export type PageContext = Static<typeof PageContextSchema>
 
 /** probes/signals/languages.ts */
 export const LanguagesSchema = Type.Object({ language: Str(64), languages: Type.Array(Str(64), { maxItems: 64 }) })
+export type Languages = Static<typeof LanguagesSchema>
 
 /** probes/signals/navigator-props.ts (the members the network tools read). */
 export const NavigatorUaSchema = Type.Object({ userAgent: Str(1024), platform: Str(128) })
@@ -51,6 +52,30 @@ export const TlsEvidenceProbeSchema = Type.Object({
   reached: Type.Boolean(),
   ms: Type.Number(),
 })
+export type TlsEvidenceProbe = Static<typeof TlsEvidenceProbeSchema>
 
-/** What probes/signals/dns-lookups.ts reports when the page has no DNS zone to look up names in. */
-export const NO_ZONE_MESSAGE = 'no DNS zone configured (DNS_ZONE)'
+/** probes/signals/navigator-identity.ts */
+export const NavigatorIdentitySchema = Type.Object({
+  userAgent: Str(1000),
+  appVersion: Str(1000),
+  platform: Str(200),
+  language: Str(64),
+  languages: List(64, 32),
+  vendor: Str(200),
+  secureContext: Bool,
+  uaData: Type.Union([Type.Object({ brands: BrandListSchema, mobile: Bool, platform: Str(64) }), Type.Null()]),
+})
+export type NavigatorIdentity = Static<typeof NavigatorIdentitySchema>
+
+/**
+ * probes/signals/notification-permission.ts: Notification.permission and
+ * permissions.query({name: 'notifications'}).state, read in the same page (bot-detector and
+ * permissions-api collect it; src/checks/notification-permission.ts compares them).
+ */
+export const NotificationPermissionSchema = Type.Object({
+  notification: NStr(32),
+  query: NStr(32),
+  /** Why query is null: its error message. */
+  queryError: NStr(200),
+})
+export type NotificationPermission = Static<typeof NotificationPermissionSchema>

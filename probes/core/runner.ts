@@ -4,17 +4,18 @@
 
 import type { Static } from '@sinclair/typebox'
 import type { SignalResult } from '../../common/signal'
-import type { TOOL_SIGNALS, ToolWithSignals } from '../../common/signals'
+import type { TOOL_SIGNALS } from '../../common/signals'
+import type { ToolId } from '../../common/tools'
 import { collect, type Source, type Sources } from './collect'
 
 /** The value type of each signal a tool's schema declares. */
-type ValuesOf<T extends ToolWithSignals> = { [K in keyof Static<(typeof TOOL_SIGNALS)[T]>]-?: NonNullable<Static<(typeof TOOL_SIGNALS)[T]>[K]> extends SignalResult<infer V> ? V : never }
+type ValuesOf<T extends ToolId> = { [K in keyof Static<(typeof TOOL_SIGNALS)[T]>]-?: NonNullable<Static<(typeof TOOL_SIGNALS)[T]>[K]> extends SignalResult<infer V> ? V : never }
 
 /**
  * One source per signal of the tool's schema (common/signals), each producing exactly the
  * value the server validates: a probe whose output drifts from the schema fails the type check.
  */
-export type SourcesFor<T extends ToolWithSignals> = { [K in keyof ValuesOf<T>]: Source<ValuesOf<T>[K]> }
+export type SourcesFor<T extends ToolId> = { [K in keyof ValuesOf<T>]: Source<ValuesOf<T>[K]> }
 
 export interface RunOptions {
   /** Per-signal timeout. */
@@ -28,13 +29,8 @@ function status(text: string): void {
   if (el) el.textContent = text
 }
 
-export async function runToolPage<T extends ToolWithSignals>(tool: T, sources: SourcesFor<T>, options: RunOptions = {}): Promise<void> {
+export async function runToolPage<T extends ToolId>(tool: T, sources: SourcesFor<T>, options: RunOptions = {}): Promise<void> {
   await runSources(tool, sources as Sources, options)
-}
-
-/** TEMPORARY while tools move their schemas to common/signals. */
-export async function runUntypedToolPage(tool: string, sources: Sources, options: RunOptions = {}): Promise<void> {
-  await runSources(tool, sources, options)
 }
 
 async function runSources(tool: string, sources: Sources, options: RunOptions): Promise<void> {

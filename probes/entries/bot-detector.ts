@@ -1,4 +1,4 @@
-import { runUntypedToolPage } from '../core/runner'
+import { runToolPage } from '../core/runner'
 import { animationFrames } from '../signals/animation-frames'
 import { apiLies } from '../signals/api-lies'
 import { automationGlobals } from '../signals/automation-globals'
@@ -25,7 +25,7 @@ import { windowMetrics } from '../signals/window-metrics'
 // the registry: they must see the APIs as the page received them.
 const stack = watchStackLeaks()
 
-void runUntypedToolPage('bot-detector', {
+void runToolPage('bot-detector', {
   lies: apiLies,
   webdriver: webdriverFlag,
   cdp: cdpRuntime,

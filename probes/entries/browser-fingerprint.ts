@@ -1,7 +1,7 @@
 // browser-fingerprint: the FingerprintJS component families, each read twice (noise shows as
 // a difference), and the same navigator values read in an iframe and a worker. The server
 // hashes the components and judges their consistency.
-import { runUntypedToolPage } from '../core/runner'
+import { runToolPage } from '../core/runner'
 import { architecture } from '../signals/architecture'
 import { audioSum } from '../signals/audio'
 import { canvas2dHash } from '../signals/canvas-2d'
@@ -22,7 +22,7 @@ import { uaClientHints } from '../signals/ua-client-hints'
 import { vendorFlavours } from '../signals/vendor-flavours'
 import { webglInfo } from '../signals/webgl'
 
-void runUntypedToolPage('browser-fingerprint', {
+void runToolPage('browser-fingerprint', {
   fonts: readTwice(quickFonts),
   canvas: readTwice(canvas2dHash),
   webgl: readTwice(webglInfo),

@@ -1,13 +1,13 @@
 // canvas-fingerprint: the 2D canvas drawn twice (noise shows as a difference) and a
 // known-answer image; WebGL strings, limits, extensions and readPixels; the same 2D drawing
 // and WebGL reading on an OffscreenCanvas in a worker. The server judges them.
-import { runUntypedToolPage } from '../core/runner'
+import { runToolPage } from '../core/runner'
 import { canvas2dHash, workerCanvas2dHash } from '../signals/canvas-2d'
 import { canvasKnownAnswer } from '../signals/canvas-known-answer'
 import { readTwice } from '../signals/read-twice'
 import { webglInfo, workerWebglInfo } from '../signals/webgl'
 
-void runUntypedToolPage('canvas-fingerprint', {
+void runToolPage('canvas-fingerprint', {
   canvas: readTwice(canvas2dHash),
   knownAnswer: canvasKnownAnswer,
   webgl: webglInfo,

@@ -1,4 +1,4 @@
-import { runUntypedToolPage } from '../core/runner'
+import { runToolPage } from '../core/runner'
 import { dnsLookups } from '../signals/dns-lookups'
 import { navigationTiming } from '../signals/navigation-timing'
 import { networkInformation } from '../signals/network-information'
@@ -7,7 +7,7 @@ import { networkInformation } from '../signals/network-information'
 // names carry the page's nonce (<body data-nonce>), under which the DNS server files what it
 // sees. The lookups wait at most 2 s for their loads, under the collector's 3 s per-signal
 // limit, and the page submits only after them, so the evidence is there when it is read.
-void runUntypedToolPage(
+void runToolPage(
   'dns-leak',
   {
     lookups: dnsLookups(document.body.dataset.dnsZone || null, document.body.dataset.nonce || null, 4, 2000),

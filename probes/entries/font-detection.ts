@@ -1,4 +1,6 @@
-import { runUntypedToolPage } from '../core/runner'
+// font-detection: installed fonts by text metrics (in an iframe), by document.fonts.check and
+// by FontFace local(), the CSS system fonts, and the platform the page's JavaScript claims.
+import { runToolPage } from '../core/runner'
 import { FONT_LIST, LOCAL_FONT_PROBES } from '../../common/font-os'
 import { fontCheck } from '../signals/font-check'
 import { fontFaceLocal } from '../signals/font-face-local'
@@ -6,7 +8,7 @@ import { fontMetrics } from '../signals/font-metrics'
 import { platformClaims } from '../signals/platform-claims'
 import { systemFonts } from '../signals/system-fonts'
 
-void runUntypedToolPage('font-detection', {
+void runToolPage('font-detection', {
   metrics: () => fontMetrics(FONT_LIST),
   fontsCheck: () => fontCheck(FONT_LIST),
   fontFace: () => fontFaceLocal(LOCAL_FONT_PROBES),

@@ -1,16 +1,16 @@
 // http-headers: what the page can say about the browser's identity and preferences; the
 // server compares it with the headers of the page's own POST (the fetch that submits these
 // results), which the tool page's Accept-CH has asked to carry the high-entropy client hints.
-import { runUntypedToolPage } from '../core/runner'
+import { runToolPage } from '../core/runner'
 import { languages } from '../signals/languages'
-import { navigatorProps } from '../signals/navigator-props'
+import { navigatorIdentity } from '../signals/navigator-identity'
 import { pageContext } from '../signals/page-context'
 import { privacyPrefs } from '../signals/privacy-prefs'
 import { tlsEvidence } from '../signals/tls-evidence'
 import { uaClientHints } from '../signals/ua-client-hints'
 
-void runUntypedToolPage('http-headers', {
-  navigator: navigatorProps,
+void runToolPage('http-headers', {
+  navigator: navigatorIdentity,
   languages,
   uaData: uaClientHints,
   privacy: privacyPrefs,

@@ -1,14 +1,14 @@
-import { runUntypedToolPage } from '../core/runner'
+import { runToolPage } from '../core/runner'
 import { PERMISSION_NAMES } from '../../common/permission-engines'
 import { featureApis } from '../signals/feature-apis'
-import { notificationState } from '../signals/notification-state'
+import { notificationPermission } from '../signals/notification-permission'
 import { permissionRegistry } from '../signals/permission-registry'
 import { permissionsLies } from '../signals/permissions-lies'
 import { permissionsInWorker } from '../signals/permissions-worker'
 
-void runUntypedToolPage('permissions-api', {
+void runToolPage('permissions-api', {
   registry: () => permissionRegistry(PERMISSION_NAMES),
-  notification: notificationState,
+  notification: notificationPermission,
   lies: permissionsLies,
   worker: permissionsInWorker,
   features: featureApis,

@@ -1,11 +1,11 @@
-import { runUntypedToolPage } from '../core/runner'
+import { runToolPage } from '../core/runner'
 import { displayMedia } from '../signals/display-media'
 import { screenMetrics } from '../signals/screen'
 import { touchSupport } from '../signals/touch'
 import { visualViewportMetrics } from '../signals/visual-viewport'
 import { windowMetrics } from '../signals/window-metrics'
 
-void runUntypedToolPage('screen-display', {
+void runToolPage('screen-display', {
   screen: screenMetrics,
   window: windowMetrics,
   visualViewport: visualViewportMetrics,

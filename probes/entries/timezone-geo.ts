@@ -1,4 +1,8 @@
-import { runUntypedToolPage } from '../core/runner'
+// timezone-geo: the time zone, its offsets now and in the past, Date.toString, the same in a
+// worker, the languages, the page's clock and the Geolocation API (never asking for a position).
+import type { SignalResult } from '../../common/signal'
+import type { PageClock } from '../../common/signals/timezone-geo'
+import { runToolPage } from '../core/runner'
 import { clockNow } from '../signals/clock'
 import { geolocationApi } from '../signals/geolocation'
 import { dateString } from '../signals/tz-date-string'
@@ -6,7 +10,7 @@ import { tzOffsets } from '../signals/tz-offsets'
 import { workerTime } from '../signals/tz-worker'
 import { intlZone } from '../signals/tz-zone'
 
-void runUntypedToolPage(
+void runToolPage(
   'timezone-geo',
   {
     zone: intlZone,
@@ -20,8 +24,8 @@ void runUntypedToolPage(
     // The clock is read again at submission, so that the server compares its receipt time with
     // the page's clock at sending rather than at the start of collection.
     extra(signals) {
-      const c = signals.clock as { ok: boolean; value?: ReturnType<typeof clockNow> } | undefined
-      if (c?.ok && c.value) Object.assign(c.value, clockNow())
+      const c = signals.clock as SignalResult<PageClock> | undefined
+      if (c?.ok) Object.assign(c.value, clockNow())
       return {}
     },
   },

@@ -3,12 +3,17 @@
 // from the page's connection to the TLS evidence listener (TLS_PORT), the TCP handshake's RTT
 // against the HTTP/2 PING RTT of that connection.
 import { patient } from '../core/collect'
-import { runUntypedToolPage } from '../core/runner'
+import { runToolPage } from '../core/runner'
 import { fetchRtt } from '../signals/fetch-rtt'
 import { iceCandidates } from '../signals/ice-candidates'
+import { languages } from '../signals/languages'
 import { tlsEvidence } from '../signals/tls-evidence'
 import { intlZone } from '../signals/tz-zone'
 
 // A relayed connection is slow by nature (a Tor circuit's TLS handshake and PINGs take
 // seconds): cutting it at the page's 3 s would lose the evidence of exactly those clients.
-void runUntypedToolPage('vpn-detector', { ice: iceCandidates(1500, { serviceStun: true }), zone: intlZone, rtt: fetchRtt(5), tlsEvidence: patient(tlsEvidence, 6000) }, { timeoutMs: 3000 })
+void runToolPage(
+  'vpn-detector',
+  { ice: iceCandidates(1500, { serviceStun: true }), zone: intlZone, languages, rtt: fetchRtt(5), tlsEvidence: patient(tlsEvidence, 6000) },
+  { timeoutMs: 3000 },
+)

@@ -1,4 +1,4 @@
-import { runUntypedToolPage } from '../core/runner'
+import { runToolPage } from '../core/runner'
 import { iceCandidates } from '../signals/ice-candidates'
 import { mediaDeviceKinds } from '../signals/media-devices'
 import { rtcApi } from '../signals/rtc-api'
@@ -6,7 +6,7 @@ import { rtcApi } from '../signals/rtc-api'
 // Gathering stops after 2 s (host candidates take ~150 ms, the service's STUN/TURN listener
 // answers in a few ms more; only unreachable servers take longer), under the collector's 3 s
 // per-signal limit.
-void runUntypedToolPage(
+void runToolPage(
   'webrtc-leak',
   {
     api: rtcApi,

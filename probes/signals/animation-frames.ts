@@ -17,21 +17,7 @@
 // prerendering: https://html.spec.whatwg.org/multipage/webappapis.html#update-the-rendering),
 // so the probe says whether the page stayed visible and the judge skips it when not.
 
-export interface AnimationFrames {
-  /** requestAnimationFrame callbacks run. */
-  frames: number
-  /** 50 ms timer ticks run. */
-  ticks: number
-  waitedMs: number
-  /** When the first frame came, from the start of the probe (null: none came). */
-  firstFrameMs: number | null
-  /** When steady drawing was seen (null: never within the wait). */
-  steadyAtMs: number | null
-  /** The most ticks in a row without a frame, after the first frame. */
-  maxTicksWithoutFrame: number
-  /** document.visibilityState was "visible" throughout. */
-  visible: boolean
-}
+import type { AnimationFrames } from '../../common/signals/bot-detector'
 
 export interface FrameEnv {
   requestAnimationFrame(cb: () => void): unknown

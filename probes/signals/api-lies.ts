@@ -17,6 +17,7 @@
 // Privacy extensions patch some of these too (canvas, WebGL, user agent), which is why the
 // judge separates automation-related APIs from the rest.
 
+import type { ApiLie, ApiLies } from '../../common/signals/bot-detector'
 import { isNativeFunction, isProxied } from './native'
 
 /** Interface prototypes (by global name, dotted for Intl) and the members tested on them. */
@@ -44,17 +45,6 @@ const ON_OBJECTS = [
   ['Notification', 'permission'],
   ['console', 'debug log'],
 ] as const
-
-export interface ApiLie {
-  api: string
-  tests: string[]
-}
-
-export interface ApiLies {
-  /** Members found and tested. */
-  tested: number
-  lies: ApiLie[]
-}
 
 function resolve(path: string): unknown {
   return path.split('.').reduce<unknown>((o, k) => (o == null ? undefined : (o as Record<string, unknown>)[k]), globalThis)

@@ -12,12 +12,7 @@
 //   `Cypress`; Chrome's own automation `domAutomation`/`domAutomationController`; Watir.
 // Own properties only: an element with id="phantom" would otherwise show up as a global.
 
-export interface AutomationGlobals {
-  window: string[]
-  document: string[]
-  /** Attributes of <html> named webdriver, selenium or driver. */
-  attributes: string[]
-}
+import type { AutomationGlobals } from '../../common/signals/bot-detector'
 
 const CANDIDATE =
   /^(?:\$?cdc_|\$?[a-zA-Z]{3}_[a-zA-Z0-9]{22}_|__(?:webdriver|selenium|fxdriver|driver|playwright|pw|puppeteer|nightmare|lastWatir|phantomas)|_(?:selenium|Selenium_IDE_Recorder|WEBDRIVER_ELEM_CACHE|phantom)|puppeteer_|(?:callPhantom|phantom|callSelenium|calledSelenium|domAutomation|domAutomationController|webdriver|Cypress|awesomium|cefsharp|geb)$)/

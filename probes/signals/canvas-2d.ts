@@ -6,6 +6,7 @@
 // After FingerprintJS src/sources/canvas.ts and CreepJS src/canvas.
 
 import { hashHex } from '../../common/hash'
+import type { Canvas2dHash } from '../../common/signals/canvas-fingerprint'
 import { inWorker, runInWorker } from '../core/worker'
 import { ProbeError } from '../core/probe-error'
 
@@ -75,10 +76,6 @@ export function drawScene2d(canvas?: HTMLCanvasElement | OffscreenCanvas): Canva
   }
 }
 
-export interface Canvas2dHash {
-  winding: boolean
-  hash: string
-}
 
 function hashed(img: Canvas2dImage): Canvas2dHash {
   if (!img.pixels) throw new ProbeError('blocked', `canvas could not be read: ${img.error ?? 'unknown'}`)

@@ -4,6 +4,7 @@
 // noise (Brave farbling, Safari 17+ Advanced Fingerprinting Protection, Firefox's canvas
 // randomisation) or a blocked read (Firefox resistFingerprinting and Tor return a blank image).
 
+import type { CanvasKnownAnswer } from '../../common/signals/canvas-fingerprint'
 import { ProbeError } from '../core/probe-error'
 
 const COLORS = [
@@ -13,18 +14,8 @@ const COLORS = [
   [250, 250, 250],
 ] as const
 
-export interface KnownAnswer {
-  /** Pixels checked. */
-  total: number
-  /** Pixels that did not read back as drawn. */
-  wrong: number
-  /** Largest difference in one channel among the wrong pixels. */
-  maxDelta: number
-  /** The read-back is one flat colour (blank or filled): reading is blocked, not noised. */
-  flat: boolean
-}
 
-export function canvasKnownAnswer(): KnownAnswer {
+export function canvasKnownAnswer(): CanvasKnownAnswer {
   const c = document.createElement('canvas')
   c.width = 8
   c.height = 8

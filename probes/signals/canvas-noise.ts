@@ -4,17 +4,9 @@
 // hash identifies nothing; Brave's per-site farbling is stable within the page, so only the
 // known-answer test catches it.
 
+import type { CanvasNoise } from '../../common/signals/bot-detector'
 import { canvas2dHash } from './canvas-2d'
 import { canvasKnownAnswer } from './canvas-known-answer'
-
-export interface CanvasNoise {
-  hash: string
-  stable: boolean
-  /** Known-answer pixels that read back wrong (null when that read was refused). */
-  knownWrong: number | null
-  /** The known-answer read-back was one flat colour (reading blocked, not noised). */
-  knownFlat: boolean | null
-}
 
 export function canvasNoise(): CanvasNoise {
   const first = canvas2dHash()

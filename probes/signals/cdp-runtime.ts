@@ -11,12 +11,7 @@
 // message), so they prove nothing and are not used.
 // Known false positive: a person with DevTools open on this page.
 
-export interface CdpRuntime {
-  /** Error.prepareStackTrace was called while console.debug handled a fresh Error. */
-  prepareStackTrace: boolean
-  /** The Error's own `stack` getter was read (older Chromium). */
-  stackGetter: boolean
-}
+import type { CdpRuntime } from '../../common/signals/bot-detector'
 
 export function cdpRuntime(): CdpRuntime {
   const seen = { prepareStackTrace: false, stackGetter: false }

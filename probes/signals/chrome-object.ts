@@ -5,19 +5,8 @@
 // code, unlike the real bindings. After CreepJS (headless: "chrome runtime is mocked") and
 // puppeteer-extra-plugin-stealth's chrome.runtime evasion.
 
+import type { ChromeFn, ChromeObject } from '../../common/signals/bot-detector'
 import { isNativeFunction } from './native'
-
-export interface ChromeFn {
-  native: boolean
-  constructible: boolean
-}
-
-export interface ChromeObject {
-  present: boolean
-  keys: string[]
-  runtime: boolean
-  functions: Record<string, ChromeFn>
-}
 
 function inspect(fn: unknown): ChromeFn | null {
   if (typeof fn !== 'function') return null

@@ -5,6 +5,8 @@
 // The runner re-reads both just before submitting (see the timezone-geo entry), so transit
 // time, not collection time, is all that separates them from the server's clock.
 
-export function clockNow() {
+import type { PageClock } from '../../common/signals/timezone-geo'
+
+export function clockNow(): PageClock {
   return { now: Date.now(), perf: Math.round(performance.timeOrigin + performance.now()) }
 }

@@ -2,13 +2,15 @@
 // JavaScript, which makes them the cross-check for those values.
 // device-width/height are deprecated but still evaluated by every engine.
 
+import type { DisplayMedia } from '../../common/signals/screen-display'
+
 const matches = (q: string) => matchMedia(q).matches
 
 function firstMatch(feature: string, values: readonly string[]): string | null {
   return values.find((v) => matches(`(${feature}: ${v})`)) ?? null
 }
 
-export function displayMedia() {
+export function displayMedia(): DisplayMedia {
   return {
     deviceWidthMatches: matches(`(device-width: ${screen.width}px)`),
     deviceHeightMatches: matches(`(device-height: ${screen.height}px)`),

@@ -8,7 +8,7 @@
 // before any lookup. Cross-origin resource timing hides DNS phases (no Timing-Allow-Origin),
 // so only the time to the load's end is reported.
 // The zone comes from the page (<body data-dns-zone>); without one there is nothing to look up.
-import { NO_ZONE_MESSAGE } from '../../common/signals/shared'
+import { NO_ZONE_MESSAGE, type DnsLookups } from '../../common/signals/dns-leak'
 import { ProbeError } from '../core/probe-error'
 
 
@@ -48,7 +48,7 @@ async function viaFetch(url: string, timeoutMs: number): Promise<Outcome> {
  * resolved, so by then the query has reached the DNS server, which files it before answering.
  */
 export function dnsLookups(zone: string | null | undefined, nonce: string | null | undefined, count = 4, timeoutMs = 2000) {
-  return async () => {
+  return async (): Promise<DnsLookups> => {
     if (!zone) throw new ProbeError('unsupported', NO_ZONE_MESSAGE)
     if (!/^(?=.{1,200}$)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z0-9-]{2,}$/i.test(zone)) throw new ProbeError('error', `DNS zone '${zone.slice(0, 50)}' is not a host name`)
     // src/core/nonce.ts: 26 lower-case base32 characters, a valid DNS label.

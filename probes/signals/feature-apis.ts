@@ -5,7 +5,9 @@
 // exist in secure contexts, which is reported with them. Presence is tested with `in` and
 // typeof, never by calling anything (no prompts).
 
-export function featureApis() {
+import type { FeatureApis } from '../../common/signals/permissions-api'
+
+export function featureApis(): FeatureApis {
   const w = window as unknown as Record<string, unknown>
   const n = navigator as unknown as Record<string, unknown>
   const fn = (v: unknown) => typeof v === 'function'

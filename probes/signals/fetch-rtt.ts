@@ -7,6 +7,8 @@
 // (/healthz pings the database), a little more than a pure echo.
 // cache: 'no-store' makes every request reach the server.
 
+import type { FetchRtt } from '../../common/signals/vpn-detector'
+
 export function median(values: readonly number[]): number | null {
   if (!values.length) return null
   const s = [...values].sort((a, b) => a - b)
@@ -17,7 +19,7 @@ export function median(values: readonly number[]): number | null {
 const round = (n: number) => Math.round(n * 10) / 10
 
 export function fetchRtt(count = 5, path = '/healthz') {
-  return async () => {
+  return async (): Promise<FetchRtt> => {
     const samples: number[] = []
     let protocol: string | null = null
     for (let i = 0; i <= count; i++) {

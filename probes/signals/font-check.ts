@@ -6,15 +6,8 @@
 // too. So a true for the random name is the normal answer; only a false for it shows an engine
 // whose check() really tells fonts apart, and then its answers are compared with the metrics.
 
+import type { FontCheck } from '../../common/signals/font-detection'
 import { unsupported } from '../core/probe-error'
-
-export interface FontCheck {
-  /** check() on the random control family. */
-  control: boolean
-  /** Candidates for which check() returned false. */
-  absent: string[]
-  tested: number
-}
 
 export function fontCheck(candidates: readonly string[]): FontCheck {
   const set = document.fonts

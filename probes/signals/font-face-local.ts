@@ -6,14 +6,8 @@
 // (https://github.com/brave/brave-browser/issues/23432). The faces are never added to
 // document.fonts, so the page is not affected.
 
+import type { FontFaceLocal } from '../../common/signals/font-detection'
 import { unsupported } from '../core/probe-error'
-
-export interface FontFaceLocal {
-  loaded: string[]
-  failed: string[]
-  /** The random control name loaded: local() answers are made up. */
-  control: boolean
-}
 
 async function loads(name: string, i: number): Promise<boolean> {
   try {

@@ -11,6 +11,7 @@
 // subset of fonts (https://github.com/brave/brave-browser/issues/34043), which no single visit
 // can see, and Firefox resistFingerprinting exposes only an allowlist: both give short lists.
 
+import type { FontMetrics } from '../../common/signals/font-detection'
 import { ProbeError } from '../core/probe-error'
 
 const BASES = ['monospace', 'sans-serif', 'serif'] as const
@@ -21,21 +22,6 @@ const TEXT = 'mmMwWLliI0O&1@%'
 const SPAN = 'all:initial;position:absolute;left:0;top:0;white-space:pre;font-size:48px;line-height:normal'
 
 type Size = [number, number]
-
-export interface FontMetrics {
-  detected: string[]
-  tested: number
-  bases: Record<(typeof BASES)[number], Size>
-  /** The random control family measured differently from its fallback: the metrics are noised. */
-  controlDetected: boolean
-  /** The base spans measured twice gave the same sizes. */
-  stable: boolean
-  /** offsetWidth/Height agree with getBoundingClientRect within rounding. */
-  offsetAgrees: boolean
-  /** The page's own realm measures the base families like the iframe (null: no iframe). */
-  mainFrameAgrees: boolean | null
-  frame: 'iframe' | 'main'
-}
 
 const quote = (family: string) => `"${family.replace(/["\\]/g, '')}"`
 
@@ -101,7 +87,7 @@ export function fontMetrics(candidates: readonly string[]): FontMetrics {
     mainFrameAgrees = main.baseSizes.every((s, i) => Math.abs(s[0] - inFrame.baseSizes[i]![0]) < 0.5 && Math.abs(s[1] - inFrame.baseSizes[i]![1]) < 0.5)
   }
   const bases = {} as FontMetrics['bases']
-  BASES.forEach((b, i) => (bases[b] = inFrame.baseSizes[i]!.map(round) as Size))
+  for (const [i, b] of BASES.entries()) bases[b] = inFrame.baseSizes[i]!.map(round) as Size
   return {
     detected: candidates.filter((_, i) => inFrame.present[i]),
     tested: candidates.length,

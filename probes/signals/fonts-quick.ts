@@ -7,7 +7,7 @@
 
 // About seventy families: OS markers (Segoe UI, Helvetica Neue, DejaVu Sans, Roboto, …),
 // Office and Adobe fonts, and the common web fonts. The judge infers the OS from them with
-// src/core/tools/font-os.ts; the font-detection page probes a much longer list.
+// common/font-os.ts; the font-detection page probes a much longer list.
 export const QUICK_FONTS = [
   // Windows
   'Segoe UI', 'Segoe UI Emoji', 'Calibri', 'Cambria', 'Consolas', 'Candara', 'Constantia', 'Corbel', 'Franklin Gothic Medium',

@@ -3,7 +3,9 @@
 // navigator.geolocation exists in every engine, but getCurrentPosition only works in secure
 // contexts; removing it is what some privacy extensions and stripped embedded browsers do.
 
-export async function geolocationApi() {
+import type { GeolocationApi } from '../../common/signals/timezone-geo'
+
+export async function geolocationApi(): Promise<GeolocationApi> {
   const present = 'geolocation' in navigator && !!navigator.geolocation
   let permission: string | null = null
   let permissionError: string | null = null

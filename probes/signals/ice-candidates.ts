@@ -12,6 +12,7 @@
 // The final SDP is read too: extensions that filter the events sometimes forget it. Only its
 // candidate, c= and a=rtcp lines are sent (not the ICE password or DTLS fingerprint).
 // https://developer.mozilla.org/docs/Web/API/RTCPeerConnection/icecandidate_event
+import type { IceGathering } from '../../common/signals/webrtc-leak'
 import { ProbeError } from '../core/probe-error'
 
 const MAX_CANDIDATES = 100
@@ -30,7 +31,7 @@ function serviceIceServers(): RTCIceServer[] {
 }
 
 export function iceCandidates(waitMs = 2000, options: { serviceStun?: boolean } = {}) {
-  return async () => {
+  return async (): Promise<IceGathering> => {
     const PC = (globalThis as { RTCPeerConnection?: typeof RTCPeerConnection }).RTCPeerConnection
     if (typeof PC !== 'function') throw new ProbeError('unsupported', 'no RTCPeerConnection: WebRTC is switched off or removed by an extension')
     const t0 = performance.now()

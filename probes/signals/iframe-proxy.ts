@@ -5,18 +5,8 @@
 // HTMLIFrameElement.prototype is no longer native code. Old headless Chromium also had no
 // `chrome` object inside iframes while it had one (mocked) in the page.
 
+import type { IframeProxy } from '../../common/signals/bot-detector'
 import { isNativeFunction } from './native'
-
-export interface IframeProxy {
-  /** iframe.contentWindow === window[index of the frame] */
-  sameAsFrames: boolean
-  /** contentWindow.self === contentWindow */
-  selfIsWindow: boolean
-  /** The contentWindow getter is native code. */
-  getterNative: boolean
-  /** typeof contentWindow.chrome */
-  chrome: string
-}
 
 export async function iframeProxy(): Promise<IframeProxy> {
   const f = document.createElement('iframe')

@@ -8,6 +8,7 @@
 // mode 'no-cors': the other family is another origin; an opaque response still proves the
 // connection worked, and a network failure rejects.
 
+import type { FamilyReach, IpFamilies } from '../../common/signals/ip-leak'
 import { unsupported } from '../core/probe-error'
 
 /** localhost, *.localhost (RFC 6761), 127.0.0.0/8 and ::1. */
@@ -16,7 +17,7 @@ export function isLoopbackHost(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1' || h === '0:0:0:0:0:0:0:1'
 }
 
-async function reach(url: string, timeoutMs: number) {
+async function reach(url: string, timeoutMs: number): Promise<FamilyReach> {
   const ctl = new AbortController()
   const timer = setTimeout(() => ctl.abort(), timeoutMs)
   const t0 = performance.now()
@@ -31,7 +32,7 @@ async function reach(url: string, timeoutMs: number) {
   }
 }
 
-export async function ipFamilies() {
+export async function ipFamilies(): Promise<IpFamilies> {
   if (!isLoopbackHost(location.hostname)) {
     throw unsupported('IPv4-only and IPv6-only requests need two host names of the service (A-only and AAAA-only) which the service does not offer yet; they can only be made here when the page is served from a loopback host')
   }

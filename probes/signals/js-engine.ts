@@ -7,13 +7,7 @@
 // A Chrome user agent on another engine is a spoofed user agent; a length that fits neither
 // engine means eval or Function.prototype.toString was replaced.
 
-export interface JsEngine {
-  evalLength: number
-  /** Message of reading a property of null. */
-  nullError: string
-  /** Message of (1).toFixed(-1): a second, independent wording. */
-  rangeError: string
-}
+import type { JsEngine } from '../../common/signals/bot-detector'
 
 function message(run: () => unknown): string {
   try {

@@ -4,14 +4,15 @@
 // device per kind before permission; an empty list is typical of servers and containers.
 // navigator.mediaDevices only exists in secure contexts (HTTPS, localhost).
 // https://developer.mozilla.org/docs/Web/API/MediaDevices/enumerateDevices
+import type { MediaDeviceKinds } from '../../common/signals/webrtc-leak'
 import { ProbeError } from '../core/probe-error'
 
-export async function mediaDeviceKinds() {
+export async function mediaDeviceKinds(): Promise<MediaDeviceKinds> {
   const md = typeof navigator !== 'undefined' ? navigator.mediaDevices : undefined
   if (!md?.enumerateDevices) {
     throw new ProbeError('unsupported', isSecureContext ? 'no navigator.mediaDevices.enumerateDevices' : 'navigator.mediaDevices only exists on HTTPS pages (or localhost)')
   }
-  const counts = { audioinput: 0, audiooutput: 0, videoinput: 0, other: 0, labelled: 0 }
+  const counts: MediaDeviceKinds = { audioinput: 0, audiooutput: 0, videoinput: 0, other: 0, labelled: 0 }
   for (const d of await md.enumerateDevices()) {
     const k = d.kind as string
     if (k === 'audioinput' || k === 'audiooutput' || k === 'videoinput') counts[k]++

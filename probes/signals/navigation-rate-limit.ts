@@ -9,16 +9,7 @@
 // the probe a protected browser drops this page's history updates for ten seconds, which the
 // tool page does not need.
 
-export interface NavigationRateLimit {
-  /** replaceState calls made. */
-  calls: number
-  /** Calls that returned without throwing. */
-  accepted: number
-  /** The number of the call whose state history.state holds afterwards (null: none of ours). */
-  lastApplied: number | null
-  /** The error that stopped the loop, if one did (Firefox, Safari). */
-  error: string | null
-}
+import type { NavigationRateLimit } from '../../common/signals/bot-detector'
 
 type HistoryLike = Pick<History, 'replaceState' | 'state'>
 

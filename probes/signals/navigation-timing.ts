@@ -1,9 +1,10 @@
 // How this page's own host name was resolved and connected: the DNS phase of the navigation
 // (0 when cached, or when the page was opened by IP address), connect and TLS time, and the
 // protocol. https://developer.mozilla.org/docs/Web/API/PerformanceNavigationTiming
+import type { NavigationTiming } from '../../common/signals/dns-leak'
 import { ProbeError } from '../core/probe-error'
 
-export function navigationTiming() {
+export function navigationTiming(): NavigationTiming {
   const nav = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined
   if (!nav) throw new ProbeError('unsupported', 'no navigation timing entry')
   const ms = (a: number, b: number) => (a > 0 && b >= a ? Math.round((b - a) * 10) / 10 : null)

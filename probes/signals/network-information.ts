@@ -1,6 +1,7 @@
 // navigator.connection (Network Information API): connection type (mobile Chromium only),
 // effective type and the rounded rtt/downlink estimates. Only Chromium-based browsers have it.
 // https://developer.mozilla.org/docs/Web/API/NetworkInformation
+import type { NetworkInformation } from '../../common/signals/dns-leak'
 import { ProbeError } from '../core/probe-error'
 
 interface NetworkInformationLike {
@@ -11,7 +12,7 @@ interface NetworkInformationLike {
   saveData?: boolean
 }
 
-export function networkInformation() {
+export function networkInformation(): NetworkInformation {
   const c = (navigator as Navigator & { connection?: NetworkInformationLike }).connection
   if (!c) throw new ProbeError('unsupported', 'no navigator.connection (only Chromium-based browsers implement it)')
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null)

@@ -6,9 +6,11 @@
 // nextHopProtocol is "" when the browser hides it (cross-origin without Timing-Allow-Origin).
 // https://developer.mozilla.org/docs/Web/API/PerformanceResourceTiming/nextHopProtocol
 
+import type { NetworkStack } from '../../common/signals/tls-fingerprint'
+
 const proto = (e: PerformanceResourceTiming | undefined) => (e?.nextHopProtocol ? e.nextHopProtocol.slice(0, 32) : null)
 
-export async function networkStack(path = '/healthz') {
+export async function networkStack(path = '/healthz'): Promise<NetworkStack> {
   const nav = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined
   const url = new URL(`${path}?stack=${Date.now()}`, location.href).href
   const res = await fetch(url, { cache: 'no-store' })

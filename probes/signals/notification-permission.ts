@@ -4,14 +4,8 @@
 // the test every bot detector since 2018 has carried. iOS Safari has no Notification outside
 // home-screen apps: null there.
 
+import type { NotificationPermission } from '../../common/signals/shared'
 import { unsupported } from '../core/probe-error'
-
-export interface NotificationPermission {
-  notification: string | null
-  query: string | null
-  /** Why query is null: its error message. */
-  queryError: string | null
-}
 
 export async function notificationPermission(): Promise<NotificationPermission> {
   const notification = typeof Notification === 'undefined' ? null : String(Notification.permission)

@@ -6,14 +6,8 @@
 // handler that answers every query (puppeteer-extra-plugin-stealth wraps query in a Proxy)
 // resolves it. push needs userVisibleOnly in Chromium; querying never prompts.
 
-import type { QueryOutcome } from '../../common/permission-engines'
+import type { PermissionRegistry, QueryOutcome } from '../../common/signals/permissions-api'
 import { unsupported } from '../core/probe-error'
-
-export interface PermissionRegistry {
-  results: Record<string, QueryOutcome>
-  /** What the random name gave. */
-  control: QueryOutcome
-}
 
 async function ask(name: string): Promise<QueryOutcome> {
   const descriptor = name === 'push' ? { name, userVisibleOnly: true } : { name }

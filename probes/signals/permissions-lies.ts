@@ -19,6 +19,7 @@
 // - status-*: the PermissionStatus answered has no own properties, the right prototype, and its
 //   state getter works on it (a fake object throws "Illegal invocation").
 
+import type { PermissionsLies } from '../../common/signals/permissions-api'
 import { isNativeFunction, isProxied } from './native'
 
 function throwsTypeError(run: () => unknown): boolean {
@@ -28,11 +29,6 @@ function throwsTypeError(run: () => unknown): boolean {
   } catch (e) {
     return e instanceof TypeError
   }
-}
-
-export interface PermissionsLies {
-  query: string[]
-  status: string[]
 }
 
 export async function permissionsLies(): Promise<PermissionsLies> {

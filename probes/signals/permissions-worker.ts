@@ -2,12 +2,13 @@
 // Permissions.prototype.query (or of Notification) does not reach the worker's own globals, so
 // its answers differ. Firefox exposes navigator.permissions to workers only since version 125.
 
+import type { PermissionsWorker } from '../../common/signals/permissions-api'
 import { inWorker, runInWorker } from '../core/worker'
 
 export const permissionsInWorker = inWorker(() =>
-  runInWorker(async () => {
+  runInWorker(async (): Promise<PermissionsWorker> => {
     const p = (self.navigator as Navigator & { permissions?: Permissions }).permissions
-    if (!p || typeof p.query !== 'function') return { supported: false, states: {} as Record<string, string> }
+    if (!p || typeof p.query !== 'function') return { supported: false, states: {} }
     const states: Record<string, string> = {}
     for (const name of ['notifications', 'geolocation', 'camera', 'microphone', 'midi', 'persistent-storage']) {
       try {

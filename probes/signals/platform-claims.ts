@@ -3,7 +3,9 @@
 // navigator.userAgentData.platform ("Windows", "macOS", "Linux", "Android", "Chrome OS").
 // https://developer.mozilla.org/docs/Web/API/Navigator/platform
 
-export function platformClaims() {
+import type { PlatformClaims } from '../../common/signals/font-detection'
+
+export function platformClaims(): PlatformClaims {
   const d = (navigator as Navigator & { userAgentData?: { platform?: string } }).userAgentData
   return { platform: String(navigator.platform ?? '').slice(0, 128), uaDataPlatform: typeof d?.platform === 'string' ? d.platform.slice(0, 64) : null }
 }

@@ -4,15 +4,9 @@
 // a touchscreen coarse + none. Headless Chromium has no input devices at all, so every query
 // says none — unless the client passes Playwright's --blink-settings that fake a mouse.
 
-export type PointerKind = 'fine' | 'coarse' | 'none'
+import type { PointerMedia } from '../../common/signals/bot-detector'
 
-export interface PointerMedia {
-  pointer: PointerKind | null
-  /** Every kind `any-pointer` matches. */
-  anyPointer: PointerKind[]
-  hover: 'hover' | 'none' | null
-  anyHover: Array<'hover' | 'none'>
-}
+export type PointerKind = 'fine' | 'coarse' | 'none'
 
 export function pointerMedia(matches: (query: string) => boolean = (q) => matchMedia(q).matches): PointerMedia {
   const kinds = ['fine', 'coarse', 'none'] as const

@@ -3,7 +3,10 @@
 // behind a flag, extensions) and Do Not Track (navigator.doNotTrack ↔ DNT: 1; deprecated but
 // still sent by Chrome and Firefox when enabled; old Safari/IE put it on window).
 // https://developer.mozilla.org/docs/Web/API/Navigator/globalPrivacyControl
-export function privacyPrefs() {
+
+import type { PrivacyPrefs } from '../../common/signals/http-headers'
+
+export function privacyPrefs(): PrivacyPrefs {
   const n = navigator as Navigator & { globalPrivacyControl?: boolean; msDoNotTrack?: string }
   const w = window as Window & { doNotTrack?: string }
   const dnt = n.doNotTrack ?? w.doNotTrack ?? n.msDoNotTrack ?? null

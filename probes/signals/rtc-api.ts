@@ -5,9 +5,10 @@
 // Prefixed constructors only remain in old engines.
 // https://developer.mozilla.org/docs/Web/API/RTCPeerConnection
 
+import type { RtcApi } from '../../common/signals/webrtc-leak'
 import { isNativeFunction } from './native'
 
-export function rtcApi() {
+export function rtcApi(): RtcApi {
   const g = globalThis as unknown as Record<string, unknown>
   const pc = g.RTCPeerConnection
   return {

@@ -5,21 +5,9 @@
 // the worker, where navigator is a WorkerNavigator with its own getters.
 // CreepJS compares the same way (src/worker); so does BotD for the iframe.
 
+import type { ScopeSnapshot } from '../../common/signals/scope'
 import { ProbeError } from '../core/probe-error'
 import { inWorker, runInWorker } from '../core/worker'
-
-export interface ScopeSnapshot {
-  userAgent: string
-  platform: string
-  languages: string[]
-  hardwareConcurrency: number | null
-  deviceMemory: number | null
-  webdriver: boolean | null
-  timeZone: string | null
-  timezoneOffset: number
-  uaPlatform: string | null
-  uaBrands: string | null
-}
 
 /**
  * Self-contained (it is serialised into the worker): reads the given global, or the current

@@ -1,5 +1,7 @@
 // screen.* as the page sees it. https://developer.mozilla.org/docs/Web/API/Screen
-export function screenMetrics() {
+import type { ScreenMetrics } from '../../common/signals/screen-display'
+
+export function screenMetrics(): ScreenMetrics {
   const s = screen
   return {
     width: s.width,

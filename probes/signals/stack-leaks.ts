@@ -9,14 +9,7 @@
 // Only calls made while the page runs are seen (the window below); Playwright locators run in
 // an isolated world and never call these wrappers.
 
-export interface StackLeaks {
-  /** Functions wrapped. */
-  hooked: number
-  /** Calls seen while wrapped (ours included). */
-  calls: number
-  /** Stack frames of callers outside this script that point at code (file:line:column). */
-  frames: string[]
-}
+import type { StackLeaks } from '../../common/signals/bot-detector'
 
 const HOOKS = [
   ['Document', 'getElementById querySelector querySelectorAll getElementsByTagName getElementsByClassName evaluate'],

@@ -5,14 +5,17 @@
 // (LayoutThemeFontProvider::SystemFont, layout_theme_font_provider_default.cc). A user agent
 // string edited to claim another OS rarely edits this too (CreepJS "system styles").
 
-const KEYWORDS = ['caption', 'icon', 'menu', 'message-box', 'small-caption', 'status-bar'] as const
+import type { SystemFonts } from '../../common/signals/font-detection'
 
-export function systemFonts(): Record<string, string> {
+// Every member of the schema, no more: the object literal fails the type check when they drift.
+const KEYWORDS = Object.keys({ caption: 1, icon: 1, menu: 1, 'message-box': 1, 'small-caption': 1, 'status-bar': 1 } satisfies Record<keyof SystemFonts, 1>) as Array<keyof SystemFonts>
+
+export function systemFonts(): SystemFonts {
   const el = document.createElement('div')
   el.style.cssText = 'position:absolute;visibility:hidden'
   document.body.appendChild(el)
   try {
-    const out: Record<string, string> = {}
+    const out = {} as SystemFonts
     for (const k of KEYWORDS) {
       el.style.font = k
       out[k] = getComputedStyle(el).fontFamily.slice(0, 100)

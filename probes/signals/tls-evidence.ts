@@ -6,8 +6,9 @@
 // The listener answers with CORS `*`, so `reached` means the whole exchange succeeded.
 
 import { unsupported } from '../core/probe-error'
+import type { TlsEvidenceProbe } from '../../common/signals/shared'
 
-export async function tlsEvidence() {
+export async function tlsEvidence(): Promise<TlsEvidenceProbe> {
   const port = document.body.dataset.tlsPort
   const nonce = document.body.dataset.nonce
   if (!port || !/^\d{1,5}$/.test(port)) throw unsupported('no TLS evidence listener on this service (TLS_PORT is not set)')

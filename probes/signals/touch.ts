@@ -1,4 +1,6 @@
 // Touch capability as reported by navigator and by the presence of touch events.
-export function touchSupport() {
+import type { TouchSupport } from '../../common/signals/screen-display'
+
+export function touchSupport(): TouchSupport {
   return { maxTouchPoints: navigator.maxTouchPoints ?? 0, touchEvent: 'ontouchstart' in window }
 }

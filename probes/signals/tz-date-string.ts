@@ -3,7 +3,9 @@
 // rarely patch along with getTimezoneOffset; the name should match what Intl calls the zone.
 // https://tc39.es/ecma262/#sec-timezoneestring
 
-export function dateString() {
+import type { TzDateString } from '../../common/signals/timezone-geo'
+
+export function dateString(): TzDateString {
   const at = Math.floor(Date.now() / 60000) * 60000
   const d = new Date(at)
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone

@@ -5,9 +5,10 @@
 // since). A spoofer that patches getTimezoneOffset to a constant, or renames the zone without
 // changing Date, disagrees somewhere; the server repeats the rules computation with its own ICU.
 
+import type { TzOffsets } from '../../common/signals/timezone-geo'
 import { sampleInstants, sampleYears, zoneOffsetMinutes } from '../../common/tz-offset'
 
-export function tzOffsets() {
+export function tzOffsets(): TzOffsets {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone ?? ''
   const now = Math.floor(Date.now() / 60000) * 60000
   const instants = [...sampleInstants(sampleYears(new Date(now).getUTCFullYear())), now]

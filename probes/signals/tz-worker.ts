@@ -2,10 +2,11 @@
 // workers too; spoofing done by patching the page's Date/Intl/navigator usually does not
 // reach them (a worker has its own globals), so a different zone there is a forgotten patch.
 
+import type { WorkerTime } from '../../common/signals/timezone-geo'
 import { inWorker, runInWorker } from '../core/worker'
 
 export const workerTime = inWorker(() =>
-  runInWorker(() => {
+  runInWorker((): WorkerTime => {
     const y = new Date().getUTCFullYear()
     const o = Intl.DateTimeFormat().resolvedOptions()
     return {

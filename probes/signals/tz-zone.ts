@@ -6,7 +6,9 @@
 // whole renderer; JavaScript spoofers patch resolvedOptions and Date methods one by one, and
 // the other timezone-geo signals check that they agree.
 
-export function intlZone() {
+import type { IntlZone } from '../../common/signals/timezone-geo'
+
+export function intlZone(): IntlZone {
   const o = Intl.DateTimeFormat().resolvedOptions()
   let hourCycle: string | null = null
   try {

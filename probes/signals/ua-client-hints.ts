@@ -7,6 +7,7 @@
 // formFactors needs Chrome 124+ (older versions simply leave it out).
 
 import { unsupported } from '../core/probe-error'
+import type { UaClientHints } from '../../common/signals/shared'
 
 interface UaData {
   brands: Array<{ brand: string; version: string }>
@@ -22,7 +23,7 @@ const str = (v: unknown, max = 64) => (typeof v === 'string' ? v.slice(0, max) :
 const brandList = (v: unknown) =>
   Array.isArray(v) ? v.slice(0, 16).map((b: { brand: unknown; version: unknown }) => ({ brand: String(b.brand).slice(0, 128), version: String(b.version).slice(0, 64) })) : null
 
-export async function uaClientHints() {
+export async function uaClientHints(): Promise<UaClientHints> {
   const d = (navigator as Navigator & { userAgentData?: UaData }).userAgentData
   if (!d) throw unsupported('no navigator.userAgentData (Chromium only, in secure contexts)')
   let high: Record<string, unknown> | null = null

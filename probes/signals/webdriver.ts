@@ -7,20 +7,8 @@
 // --disable-blink-features=AutomationControlled leaves a native getter returning false, which
 // only the other checks (CDP, iframe, worker) can catch.
 
+import type { WebdriverFlag } from '../../common/signals/bot-detector'
 import { isNativeFunction } from './native'
-
-export interface WebdriverFlag {
-  /** navigator.webdriver as read (true/false), null when it is not a boolean (missing). */
-  value: boolean | null
-  /** 'webdriver' in navigator */
-  present: boolean
-  /** Names of the navigator instance's own properties (engines define none). */
-  ownProperties: string[]
-  /** How Navigator.prototype defines it. */
-  proto: 'getter' | 'value' | 'missing'
-  /** The prototype getter's source is `[native code]`. */
-  getterNative: boolean | null
-}
 
 export function webdriverFlag(): WebdriverFlag {
   const d = Object.getOwnPropertyDescriptor(Navigator.prototype, 'webdriver')

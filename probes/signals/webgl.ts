@@ -9,6 +9,7 @@
 // https://bugzil.la/1722782
 
 import { hashHex } from '../../common/hash'
+import type { WebglSummary } from '../../common/signals/canvas-fingerprint'
 import { ProbeError } from '../core/probe-error'
 import { inWorker, runInWorker } from '../core/worker'
 
@@ -109,20 +110,6 @@ export function readWebgl(canvas?: HTMLCanvasElement | OffscreenCanvas): WebglRa
   return out
 }
 
-export interface WebglSummary {
-  vendor: string
-  renderer: string
-  unmaskedVendor: string | null
-  unmaskedRenderer: string | null
-  version: string
-  glsl: string
-  params: Record<string, number | number[] | null>
-  extensions: string[]
-  /** Hash of the first readPixels, and whether the second drawing read back the same. */
-  pixelsHash: string | null
-  pixelsStable: boolean | null
-  webgl2: boolean
-}
 
 function summarise(raw: WebglRaw | { error: string }): WebglSummary {
   if (!('vendor' in raw)) throw new ProbeError('unsupported', raw.error)

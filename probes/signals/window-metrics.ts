@@ -1,5 +1,7 @@
 // Window geometry: outer vs inner size is the classic headless tell (no tabs or address bar).
-export function windowMetrics() {
+import type { WindowMetrics } from '../../common/signals/screen-display'
+
+export function windowMetrics(): WindowMetrics {
   return {
     innerWidth,
     innerHeight,

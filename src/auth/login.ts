@@ -5,7 +5,7 @@
 
 import { createAccountWithPassword, getLoginAccount } from '../../db/accounts'
 import type { Db } from '../../db/client'
-import { clearThrottle, pruneThrottles, readThrottles, recordFailure, type ThrottleSubject } from '../../db/login-throttle'
+import { clearWindow, hitWindow, readWindows, windowKey, type RateSubject } from '../../db/rate-windows'
 import type { Credentials } from '../core/account-input'
 import { hashSecret } from '../core/keys'
 import { decideLoginThrottle, LOGIN_THROTTLE } from '../core/throttle'
@@ -24,18 +24,18 @@ export type LoginResult =
   | { ok: false; code: 'throttled'; retryAfterSeconds: number }
 
 /** The throttle subjects of an attempt: hashed, so the table never holds what was typed. */
-export function throttleSubjects(email: string, address: string): { account: ThrottleSubject; address: ThrottleSubject } {
+export function throttleSubjects(email: string, address: string): { account: RateSubject; address: RateSubject } {
   return {
-    account: { scope: 'account', subject: hashSecret(`account:${email}`) },
-    address: { scope: 'address', subject: hashSecret(`address:${address}`) },
+    account: { scope: 'login_account', subject: hashSecret(`account:${email}`) },
+    address: { scope: 'login_address', subject: hashSecret(`address:${address}`) },
   }
 }
 
 export async function logIn(db: Db, input: Credentials & { address: string; now: Date }): Promise<LoginResult> {
   const { now } = input
   const subjects = throttleSubjects(input.email, input.address)
-  const states = await readThrottles(db, [subjects.account, subjects.address])
-  const state = (s: ThrottleSubject) => states.get(`${s.scope}:${s.subject}`) ?? null
+  const states = await readWindows(db, [subjects.account, subjects.address])
+  const state = (s: RateSubject) => states.get(windowKey(s)) ?? null
   const throttle = decideLoginThrottle(
     [
       { policy: LOGIN_THROTTLE.account, state: state(subjects.account) },
@@ -49,13 +49,12 @@ export async function logIn(db: Db, input: Credentials & { address: string; now:
   if (account && (await verifyPassword(input.password, account.passwordHash))) {
     // Only the account's count is cleared: logging in to one's own account must not reset
     // the count of an address that is guessing at others.
-    await clearThrottle(db, subjects.account)
+    await clearWindow(db, subjects.account)
     return { ok: true, accountId: account.id }
   }
   if (!account) await verifyPassword(input.password, null)
-  await recordFailure(db, { ...subjects.account, policy: LOGIN_THROTTLE.account, now })
-  await recordFailure(db, { ...subjects.address, policy: LOGIN_THROTTLE.address, now })
-  const longest = Math.max(LOGIN_THROTTLE.account.windowSeconds, LOGIN_THROTTLE.address.windowSeconds)
-  await pruneThrottles(db, new Date(now.getTime() - longest * 1000))
+  // Ended windows are dropped by the maintenance run (db/retention.ts pruneWindows).
+  await hitWindow(db, { ...subjects.account, policy: LOGIN_THROTTLE.account, now })
+  await hitWindow(db, { ...subjects.address, policy: LOGIN_THROTTLE.address, now })
   return { ok: false, code: 'invalid' }
 }

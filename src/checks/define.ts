@@ -22,6 +22,11 @@ export interface Outcome {
    * automation this finding points at). Never stored in the check itself.
    */
   labels?: readonly string[]
+  /**
+   * Where the value came from when it differs from the definition's `source` for this
+   * submission (webrtc-vs-http: the service's own TURN listener saw the browser's address).
+   */
+  source?: 'client' | 'server'
 }
 
 /** The value of each signal of a tool's signal object, when it was collected. */

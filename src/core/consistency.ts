@@ -24,9 +24,10 @@ import { labelResolver } from './doh-providers'
 import { compareFamily, FAMILY_NAME, http2Family, tlsFamily, type FamilyGuess } from './tls-families'
 import { parseUserAgent, type ClaimedBrowser } from '../../common/user-agent'
 import { intelOf, languagesFitCountry, networkText, zoneFitsCountry } from './tools/ip-intel'
-import { webrtcAddresses, type IceValue } from './tools/network-evidence'
+import type { IceGathering } from '../../common/signals/webrtc-leak'
+import { webrtcAddresses } from './tools/network-evidence'
 import { evidenceOf, type ServerObservation } from './tools/observation'
-import { tlsEvidenceOf, type TlsEvidence } from './tools/tls-fingerprint'
+import { tlsEvidenceOf, type TlsEvidence } from '../checks/tls-views'
 import type { JudgeContext } from './tools/types'
 
 export const CONSISTENCY_VERDICTS = ['consistent', 'contradiction', 'unknown'] as const
@@ -91,7 +92,7 @@ export interface ClientClaims {
   userAgent: { value: string; from: string } | null
   languages: { value: string[]; from: string } | null
   timeZone: { value: string; from: string } | null
-  ice: IceValue | null
+  ice: IceGathering | null
 }
 
 /** What the submitted signals claim, wherever the tool keeps it. */
@@ -101,7 +102,7 @@ export function clientClaims(signals: unknown): ClientClaims {
     userAgent: firstOf(signals, UA_PATHS, isString),
     languages: firstOf(signals, LANGUAGE_PATHS, (v): v is string[] => isStrings(v) && v.length > 0),
     timeZone: firstOf(signals, ZONE_PATHS, isString),
-    ice: isObj(ice) && isStrings(ice.candidates) && typeof ice.sdp === 'string' ? (ice as unknown as IceValue) : null,
+    ice: isObj(ice) && isStrings(ice.candidates) && typeof ice.sdp === 'string' ? (ice as unknown as IceGathering) : null,
   }
 }
 

@@ -10,8 +10,11 @@
 //   egress shares those prefixes (NextDNS).
 // - `asns`: the networks the providers' recursive resolvers query authoritative servers
 //   from. Cloudflare's egress is not 1.1.1.1 but other addresses in AS13335; Google's is in
-//   AS15169. Needs the offline IP→ASN database (issue 7). Only the ASNs of the four largest
-//   providers are listed; the others' are left empty until the database confirms them.
+//   AS15169. The AS of a resolver comes from the offline IP database (src/evidence/ipdb.ts,
+//   ctx.lookupIp: dns-leak and the consistency section pass it to labelResolver). Only the
+//   ASNs of the four largest providers are listed: the AS of a provider's service address is
+//   not proof of where its resolvers query from, so the others stay empty until an egress
+//   address seen by the DNS listener confirms one.
 // Sources: each provider's setup page (linked per entry).
 
 import { cidrContains, parseCidr, parseIp, type Cidr } from './ip'
@@ -76,7 +79,7 @@ export const DOH_PROVIDERS: readonly DohProvider[] = [
       '2a10:50c0::ad1:ff', '2a10:50c0::ad2:ff', '2a10:50c0::bad1:ff', '2a10:50c0::bad2:ff', '2a10:50c0::1:ff', '2a10:50c0::2:ff',
       '176.103.130.130', '176.103.130.131', // before 2020
     ],
-    asns: [], // not verified here: fill from the IP→ASN database (issue 7)
+    asns: [], // egress AS not confirmed yet (see the header)
   },
   {
     // https://nextdns.io: per-configuration addresses inside these prefixes.
@@ -84,7 +87,7 @@ export const DOH_PROVIDERS: readonly DohProvider[] = [
     name: 'NextDNS',
     doh: 'https://dns.nextdns.io',
     serviceAddresses: ['45.90.28.0/24', '45.90.30.0/24', '2a07:a8c0::/32', '2a07:a8c1::/32'],
-    asns: [], // not verified here: fill from the IP→ASN database (issue 7)
+    asns: [], // egress AS not confirmed yet (see the header)
   },
   {
     // https://mullvad.net/help/dns-over-https-and-dns-over-tls

@@ -16,7 +16,7 @@ export const DATABASE_UNAVAILABLE = {
 export type KeyFailure = 'missing_key' | 'invalid_key' | 'inactive' | 'expired' | 'limit'
 export type FetchFailure = KeyFailure | 'not_found' | 'too_many_misses'
 
-/** The 429 for a key that asked for too many task ids that do not exist (src/core/abuse.ts). */
+/** The 429 for a key that asked for too many task ids that do not exist (src/core/fixed-window.ts). */
 export const tooManyMissesText = (retryAfterSeconds: number) =>
   `Too many requests for task ids that do not exist with this API key; retry in ${retryAfterSeconds} s.`
 

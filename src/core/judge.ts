@@ -26,7 +26,7 @@ export function runChecks<S>(list: ReadonlyArray<WeightedCheck<S>>, signals: S, 
       outcome = def.judge(values as never, env)
     }
     for (const l of outcome.labels ?? []) labels.add(l)
-    checks.push(check({ id: def.id, name: def.name, source: def.source, why: def.why, weight }, outcome))
+    checks.push(check({ id: def.id, name: def.name, source: outcome.source ?? def.source, why: def.why, weight }, outcome))
   }
   return { checks, labels }
 }

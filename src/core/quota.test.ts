@@ -100,7 +100,7 @@ describe('decideFetch', () => {
     expect(decideFetch({ key: key({ monthlyLimit: 0, usedBefore: 0 }), task, usedAfter: null }, NOW)).toMatchObject({ ok: false, code: 'limit' })
   })
 
-  describe('with a miss window (src/core/abuse.ts)', () => {
+  describe('with a miss window (src/core/fixed-window.ts)', () => {
     const policy = { max: 3, windowSeconds: 600 }
     const started = new Date(NOW.getTime() - 60_000)
     const misses = (count: number) => ({ count, windowStartedAt: started })

@@ -2,7 +2,7 @@
 // increment); these functions decide what its answer means, and are what the tests pin down.
 
 import type { FetchFailure } from './errors'
-import { decideBlocked, DEFAULT_MISS_LIMIT, type WindowPolicy, type WindowState } from './abuse'
+import { decideBlocked, DEFAULT_MISS_LIMIT, type WindowPolicy, type WindowState } from './fixed-window'
 
 export type KeyStatus = 'active' | 'inactive'
 
@@ -51,7 +51,7 @@ export type FetchDecision<Task> =
  * The order is the spec's: no key → 401; inactive, expired or at the limit → 403; no such task
  * → 404; otherwise 200 and the request was counted. A key at its limit gets 403 even for a task
  * id that does not exist, so the 404 never tells an exhausted key anything. Between the 403s
- * and the rest: a key that has used up its misses (src/core/abuse.ts) gets 429 for every id
+ * and the rest: a key that has used up its misses (src/core/fixed-window.ts) gets 429 for every id
  * until its window ends; the statement did not count it either.
  */
 export function decideFetch<Task>(obs: FetchObservation<Task>, now: Date, missPolicy: WindowPolicy = DEFAULT_MISS_LIMIT): FetchDecision<Task> {

@@ -16,16 +16,17 @@ function botResults(score = 90) {
   }
 }
 
+// As POST /api/antibot/tasks words it (src/http/submission.ts).
 const errorOf = (body: unknown) => {
   const r = validateTaskInput(body)
   if (r.ok) throw new Error(`expected a rejection of ${JSON.stringify(body)}`)
-  return r.error
+  return `Cannot create task: ${r.why}`
 }
 
 describe('validateTaskInput', () => {
   test('accepts a bot-detector submission of the spec\'s shape; the score is results.summary.score', () => {
     const r = validateTaskInput({ tool: 'bot-detector', results: botResults(73) })
-    if (!r.ok) throw new Error(r.error)
+    if (!r.ok) throw new Error(r.why)
     expect(r.value.tool).toBe('bot-detector')
     expect(r.value.results).toMatchObject({ leaks: botResults().leaks, navigator: botResults().navigator, canvas: { hash: 'h' } })
     expect(r.value.score).toBe((r.value.results.summary as { score: number }).score)

@@ -1,5 +1,6 @@
 // Validation of a task submission, after the body has been read and parsed as JSON. Every
-// rejection names what was wrong, in the form "Cannot create task: …".
+// rejection says what was wrong (`why`); the endpoint puts its "Cannot …: " before it
+// (src/http/submission.ts).
 
 import { findJsonProblem } from './json-safety'
 import { assembleResults } from './tools/assemble'
@@ -17,9 +18,9 @@ export interface TaskInput {
 
 const ALLOWED_FIELDS = new Set(['tool', 'results', 'nonce'])
 
-export type TaskInputResult = { ok: true; value: TaskInput } | { ok: false; error: string }
+export type TaskInputResult = { ok: true; value: TaskInput } | { ok: false; why: string }
 
-const fail = (why: string): TaskInputResult => ({ ok: false, error: `Cannot create task: ${why}` })
+const fail = (why: string): TaskInputResult => ({ ok: false, why })
 
 function describe(v: unknown): string {
   if (v === null) return 'null'

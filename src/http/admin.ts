@@ -16,7 +16,7 @@ import { parseTimestampInput } from '../core/time-input'
 import { isToolId } from '../../common/tools'
 import type { Db } from '../../db/client'
 import { KeyInput, KeyPatch, PlanInput } from './api-schemas'
-import { parseJson, readBodyCapped, requireJson } from './body'
+import { orThrow, readJson as readJsonBody } from './body'
 import type { AppDeps } from './deps'
 import { json } from './json'
 import * as operations from './operations'
@@ -37,8 +37,7 @@ const checkKey = validator(KeyInput)
 const checkPatch = validator(KeyPatch)
 
 async function readJson(request: Request, what: string): Promise<unknown> {
-  requireJson(request, what)
-  return parseJson(await readBodyCapped(request, MAX_ADMIN_BODY, what), what)
+  return orThrow(await readJsonBody(request, MAX_ADMIN_BODY), what)
 }
 
 function expiryInput(value: string | null | undefined, what: string): Date | null | undefined {

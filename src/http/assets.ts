@@ -12,6 +12,9 @@ export interface AssetFile {
   contentType: string
 }
 
+/** The asset name of a tool's probe bundle (built from probes/entries/<tool>.ts). */
+export const probeAsset = (tool: string) => `probes/${tool}.js`
+
 export interface AssetStore {
   /** The hashed URL of a logical name; throws for an unknown name (a bug, not a user error). */
   url(name: string): string

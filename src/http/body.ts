@@ -1,17 +1,46 @@
 // Reading a request body under a byte cap, whether or not the client sent Content-Length
-// (chunked bodies are counted as they stream in and cut off at the cap).
+// (chunked bodies are counted as they stream in and cut off at the cap). What can go wrong is a
+// value (BodyFailure); bodyFailureStatus is the one place that words it, after the caller's
+// "Cannot …" prefix.
 
 import { HttpError } from '../core/errors'
 
-export async function readBodyCapped(request: Request, maxBytes: number, what: string): Promise<string> {
-  const declared = request.headers.get('content-length')
-  if (declared !== null && Number(declared) > maxBytes) {
-    throw new HttpError(413, `${what}: the body is larger than ${maxBytes} bytes`)
+export type BodyFailure =
+  | { code: 'media_type'; expected: string; got: string }
+  | { code: 'too_large'; maxBytes: number }
+  | { code: 'not_utf8' }
+  | { code: 'empty' }
+  | { code: 'bad_json'; reason: string }
+
+export type BodyResult<T> = { ok: true; value: T } | { ok: false; failure: BodyFailure }
+
+export function bodyFailureStatus(f: BodyFailure, what: string): { status: 400 | 413 | 415; error: string } {
+  switch (f.code) {
+    case 'media_type':
+      return f.expected === 'application/json'
+        ? { status: 415, error: `${what}: Content-Type must be application/json, got ${f.got ? `'${f.got}'` : 'none'}` }
+        : { status: 415, error: `${what}: send the form as ${f.expected}, got ${f.got ? `'${f.got}'` : 'no Content-Type'}` }
+    case 'too_large':
+      return { status: 413, error: `${what}: the body is larger than ${f.maxBytes} bytes` }
+    case 'not_utf8':
+      return { status: 400, error: `${what}: the body is not valid UTF-8` }
+    case 'empty':
+      return { status: 400, error: `${what}: the body is empty; send a JSON object` }
+    case 'bad_json':
+      return { status: 400, error: `${what}: the body is not valid JSON (${f.reason})` }
   }
-  if (!request.body) return ''
+}
+
+const fail = (failure: BodyFailure): { ok: false; failure: BodyFailure } => ({ ok: false, failure })
+
+/** The body as UTF-8 text, at most `maxBytes`. */
+export async function readText(request: Request, maxBytes: number): Promise<BodyResult<string>> {
+  const declared = request.headers.get('content-length')
+  if (declared !== null && Number(declared) > maxBytes) return fail({ code: 'too_large', maxBytes })
+  if (!request.body) return { ok: true, value: '' }
   // With a declared length within the cap, the body cannot exceed it: read it in one go (the
   // chunked loop below is for bodies without Content-Length).
-  if (declared !== null && /^\d+$/.test(declared)) return decodeUtf8(new Uint8Array(await request.arrayBuffer()), what)
+  if (declared !== null && /^\d+$/.test(declared)) return decodeUtf8(new Uint8Array(await request.arrayBuffer()))
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
   let total = 0
@@ -21,7 +50,7 @@ export async function readBodyCapped(request: Request, maxBytes: number, what: s
     total += value.byteLength
     if (total > maxBytes) {
       await reader.cancel().catch(() => {})
-      throw new HttpError(413, `${what}: the body is larger than ${maxBytes} bytes`)
+      return fail({ code: 'too_large', maxBytes })
     }
     chunks.push(value)
   }
@@ -31,14 +60,14 @@ export async function readBodyCapped(request: Request, maxBytes: number, what: s
     bytes.set(c, offset)
     offset += c.byteLength
   }
-  return decodeUtf8(bytes, what)
+  return decodeUtf8(bytes)
 }
 
-function decodeUtf8(bytes: Uint8Array, what: string): string {
+function decodeUtf8(bytes: Uint8Array): BodyResult<string> {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    return { ok: true, value: new TextDecoder('utf-8', { fatal: true }).decode(bytes) }
   } catch {
-    throw new HttpError(400, `${what}: the body is not valid UTF-8`)
+    return fail({ code: 'not_utf8' })
   }
 }
 
@@ -47,20 +76,28 @@ export function mediaType(request: Request): string {
   return (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
 }
 
-export function requireJson(request: Request, what: string): void {
-  const type = mediaType(request)
-  if (type !== 'application/json') {
-    throw new HttpError(415, `${what}: Content-Type must be application/json, got ${type ? `'${type}'` : 'none'}`)
+/** The body as `expected` media type and text; the type is checked before anything is read. */
+export async function readTyped(request: Request, expected: string, maxBytes: number): Promise<BodyResult<string>> {
+  const got = mediaType(request)
+  if (got !== expected) return fail({ code: 'media_type', expected, got })
+  return readText(request, maxBytes)
+}
+
+/** A JSON body (Content-Type application/json, at most `maxBytes`), parsed. */
+export async function readJson(request: Request, maxBytes: number): Promise<BodyResult<unknown>> {
+  const text = await readTyped(request, 'application/json', maxBytes)
+  if (!text.ok) return text
+  if (text.value.trim() === '') return fail({ code: 'empty' })
+  try {
+    return { ok: true, value: JSON.parse(text.value) }
+  } catch (e) {
+    return fail({ code: 'bad_json', reason: e instanceof Error ? e.message : String(e) })
   }
 }
 
-/** Parses JSON text; a syntax error becomes a 400 naming the parser's complaint. */
-export function parseJson(text: string, what: string): unknown {
-  if (text.trim() === '') throw new HttpError(400, `${what}: the body is empty; send a JSON object`)
-  try {
-    return JSON.parse(text)
-  } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e)
-    throw new HttpError(400, `${what}: the body is not valid JSON (${reason})`)
-  }
+/** For handlers that answer every failure with `{"error"}`: the value, or a thrown HttpError. */
+export function orThrow<T>(result: BodyResult<T>, what: string): T {
+  if (result.ok) return result.value
+  const { status, error } = bodyFailureStatus(result.failure, what)
+  throw new HttpError(status, error)
 }

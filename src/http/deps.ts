@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client'
 import type { RandomBytes } from '../core/keys'
 import type { Cidr } from '../core/ip'
-import type { WindowPolicy } from '../core/abuse'
+import type { WindowPolicy } from '../core/fixed-window'
 import type { AssetStore } from './assets'
 import type { ResponseSigner } from '../signing'
 import type { JudgeContext } from '../core/tools/types'

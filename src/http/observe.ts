@@ -30,7 +30,7 @@ export async function observeSubmission(
 ): Promise<ServerObservation> {
   const base = observeRequest(args.request, args.ip, args.now)
   // After the listener's evidence, so that its own view of the handshake comes first and wins
-  // (tlsEvidenceOf in src/core/tools/tls-fingerprint.ts). These describe the submitting
+  // (tlsEvidenceOf in src/checks/tls-views.ts). These describe the submitting
   // request's connection, so they need no nonce.
   const proxy = args.fingerprintHeaders
     ? proxyFingerprintEvidence(args.fingerprintHeaders, args.request.headers).map((item) => ({ ...item, observedAt: formatTimestamp(args.now) }))

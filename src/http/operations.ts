@@ -6,6 +6,7 @@
 import type { DocumentDecoration } from 'elysia'
 import { ERROR_TEXT } from '../core/errors'
 import { ExactError } from './api-schemas'
+import { MAX_TASK_BODY_BYTES, submissionFailure, type SubmissionFailure } from './submission'
 import { headerRef, schemaRef, toJsonSchema } from './openapi'
 
 type Examples = Record<string, { summary: string; error: string }>
@@ -49,7 +50,10 @@ export const BOT_DETECTOR_EXAMPLE = {
 const noStore = { 'Cache-Control': headerRef('Cache-Control') }
 const rateLimit = { 'RateLimit-Policy': headerRef('RateLimit-Policy'), RateLimit: headerRef('RateLimit') }
 
+// The texts POST /api/antibot/tasks answers with, from the one place that words them.
 const CREATE = 'Cannot create task'
+const created = (f: SubmissionFailure) => submissionFailure(f, CREATE).error
+const invalid = (why: string) => created({ code: 'invalid', why })
 
 export const createTask = operation({
   operationId: 'createTask',
@@ -66,28 +70,28 @@ export const createTask = operation({
   responses: {
     201: { description: 'The task was stored.', content: json(schemaRef('TaskCreated'), { example: { task_id: '3f1c2a9e-8b4d-4c6e-9f0a-1b2c3d4e5f60' } }) },
     400: errorResponse('The body could not be read as JSON.', {
-      empty: { summary: 'No body', error: `${CREATE}: the body is empty; send a JSON object` },
-      notUtf8: { summary: 'Bytes that are not UTF-8', error: `${CREATE}: the body is not valid UTF-8` },
-      syntax: { summary: 'A JSON syntax error (the parser’s message follows)', error: `${CREATE}: the body is not valid JSON (JSON Parse error: Unexpected EOF)` },
+      empty: { summary: 'No body', error: created({ code: 'empty' }) },
+      notUtf8: { summary: 'Bytes that are not UTF-8', error: created({ code: 'not_utf8' }) },
+      syntax: { summary: 'A JSON syntax error (the parser’s message follows)', error: created({ code: 'bad_json', reason: 'JSON Parse error: Unexpected EOF' }) },
     }),
     409: errorResponse('The page nonce in the body was already used by another task (a replayed submission). Nothing is stored; reload the tool page for a fresh nonce.', {
-      nonceUsed: { summary: 'Nonce already used', error: `${CREATE}: this page's nonce was already used by another task; reload the page to run the tests again` },
+      nonceUsed: { summary: 'Nonce already used', error: created({ code: 'nonce_used' }) },
     }),
     413: errorResponse('The body is larger than 65536 bytes.', {
-      tooLarge: { summary: 'Too large', error: `${CREATE}: the body is larger than 65536 bytes` },
+      tooLarge: { summary: 'Too large', error: created({ code: 'too_large', maxBytes: MAX_TASK_BODY_BYTES }) },
     }),
     415: errorResponse('The Content-Type is not application/json.', {
-      wrongType: { summary: 'Another media type', error: `${CREATE}: Content-Type must be application/json, got 'text/plain'` },
-      noType: { summary: 'No Content-Type', error: `${CREATE}: Content-Type must be application/json, got none` },
+      wrongType: { summary: 'Another media type', error: created({ code: 'media_type', expected: 'application/json', got: 'text/plain' }) },
+      noType: { summary: 'No Content-Type', error: created({ code: 'media_type', expected: 'application/json', got: '' }) },
     }),
     422: errorResponse('The JSON is not a valid submission; the text names the first problem.', {
-      notObject: { summary: 'Not an object', error: `${CREATE}: the body must be a JSON object with "tool" and "results", got an array` },
-      unknownTool: { summary: 'Unknown tool', error: `${CREATE}: unknown tool "no-such-tool"` },
-      missingResults: { summary: 'Missing field', error: `${CREATE}: "results" is required` },
-      wrongType: { summary: 'Wrong type', error: `${CREATE}: "results" must be an object, got a string` },
-      unknownField: { summary: 'Unknown field', error: `${CREATE}: unknown field "extra" (allowed: "tool", "results", "nonce")` },
-      schema: { summary: 'Results not of the tool’s shape', error: `${CREATE}: results.leaks.webdriver: expected boolean` },
-      unstorable: { summary: 'A string PostgreSQL cannot store', error: `${CREATE}: results.note: string contains U+0000, which PostgreSQL cannot store` },
+      notObject: { summary: 'Not an object', error: invalid('the body must be a JSON object with "tool" and "results", got an array') },
+      unknownTool: { summary: 'Unknown tool', error: invalid('unknown tool "no-such-tool"') },
+      missingResults: { summary: 'Missing field', error: invalid('"results" is required') },
+      wrongType: { summary: 'Wrong type', error: invalid('"results" must be an object, got a string') },
+      unknownField: { summary: 'Unknown field', error: invalid('unknown field "extra" (allowed: "tool", "results", "nonce")') },
+      schema: { summary: 'Results not of the tool’s shape', error: invalid('results.leaks.webdriver: expected boolean') },
+      unstorable: { summary: 'A string PostgreSQL cannot store', error: invalid('results.note: string contains U+0000, which PostgreSQL cannot store') },
     }),
   },
 })

@@ -4,28 +4,27 @@ import { Elysia } from 'elysia'
 import { fetchTaskWithKey } from '../../db/fetch'
 import { insertTask, taskJson } from '../../db/tasks'
 import { hitWindow } from '../../db/rate-windows'
-import { decideHit, DEFAULT_MISS_LIMIT } from '../core/abuse'
-import { truncateIp, truncateIpsDeep } from '../core/ip-privacy'
+import { decideHit, DEFAULT_MISS_LIMIT } from '../core/fixed-window'
 import { fetchFailureStatus } from '../core/errors'
+import { truncateIpsDeep } from '../core/ip-privacy'
 import { isUuid, uuidV4 } from '../core/ids'
 import { extractApiKey, hashSecret, isWellFormedApiKey } from '../core/keys'
 import { secondsUntilReset } from '../core/month'
 import { decideFetch } from '../core/quota'
 import { rateLimitHeaders } from '../core/ratelimit'
-import { validateTaskInput } from '../core/task-input'
-import { HttpError } from '../core/errors'
-import { parseJson, readBodyCapped, requireJson } from './body'
 import { requestClientIp } from './client-ip'
-import { believedFingerprintHeaders, observeSubmission } from './observe'
-import { countSeen } from './identity-count'
 import { insertTaskUsingNonce } from '../../db/nonces'
 import type { AppDeps } from './deps'
+import { readSubmission, submissionFailure, type SubmissionFailure } from './submission'
 import { errorResponse, json, jsonText } from './json'
 import * as operations from './operations'
 
-export const MAX_TASK_BODY_BYTES = 64 * 1024
 const CREATE = 'Cannot create task'
-const NONCE_USED = `${CREATE}: this page's nonce was already used by another task; reload the page to run the tests again`
+
+function refused(failure: SubmissionFailure): Response {
+  const { status, error } = submissionFailure(failure, CREATE)
+  return errorResponse(status, error)
+}
 
 export function tasksApi(deps: AppDeps) {
   const { db, clock, random, trustedProxies, taskRateLimit, ipTruncate, signer } = deps
@@ -40,31 +39,25 @@ export function tasksApi(deps: AppDeps) {
           // Before the body is read: a refused client costs one upsert. Addresses are hashed.
           const after = await hitWindow(db, { scope: 'task_create', subject: hashSecret(ip), policy: taskRateLimit, now })
           const d = decideHit(taskRateLimit, after, now)
-          if (!d.ok) throw new HttpError(429, `${CREATE}: too many tasks from this address; retry in ${d.retryAfterSeconds} s`, { 'retry-after': String(d.retryAfterSeconds) })
+          if (!d.ok) return errorResponse(429, `${CREATE}: too many tasks from this address; retry in ${d.retryAfterSeconds} s`, { 'retry-after': String(d.retryAfterSeconds) })
         }
-        requireJson(request, CREATE)
-        const body = parseJson(await readBodyCapped(request, MAX_TASK_BODY_BYTES, CREATE), CREATE)
-        const observed = await observeSubmission(db, { request, ip, now, body, purpose: 'submit', fingerprintHeaders: believedFingerprintHeaders(server, request, deps) })
-        if (observed.nonce === 'used') throw new HttpError(409, NONCE_USED)
-        // Judged on the full address; stored cut to its network when IP_TRUNCATE is set.
-        const ipAddress = ipTruncate ? truncateIp(observed.ip) : observed.ip
-        const seen = await countSeen(db, { body, excludeIp: ipAddress, now, log: deps.log })
-        const input = validateTaskInput(body, observed, { ...deps.judge, fingerprintSeen: seen.fingerprintSeen })
-        if (!input.ok) throw new HttpError(422, input.error)
+        const read = await readSubmission(deps, { request, server, ip, now, purpose: 'submit' })
+        if (!read.ok) return refused(read.failure)
+        const { input, observed, ipAddress, fingerprint } = read.submission
         const id = uuidV4(random)
         const task = {
           id,
-          tool: input.value.tool,
-          score: input.value.score,
+          tool: input.tool,
+          score: input.score,
           ipAddress,
           userAgent: observed.userAgent,
-          results: ipTruncate ? truncateIpsDeep(input.value.results) : input.value.results,
+          results: ipTruncate ? truncateIpsDeep(input.results) : input.results,
           createdAt: now,
-          fingerprint: seen.fingerprint,
+          fingerprint,
         }
         if (observed.nonce === 'valid') {
           // Stored only if this submission is the one that uses the nonce (a concurrent replay loses).
-          if (!(await insertTaskUsingNonce(db, task, input.value.nonce!))) throw new HttpError(409, NONCE_USED)
+          if (!(await insertTaskUsingNonce(db, task, input.nonce!))) return refused({ code: 'nonce_used' })
         } else {
           await insertTask(db, task)
         }

@@ -38,7 +38,8 @@ export function IndexPage(props: { assets: AssetStore }): JSX.Element {
 export interface ToolPageProps {
   tool: (typeof TOOLS)[number]
   assets: AssetStore
-  script: string | null
+  /** The URL of the tool's probe bundle. */
+  script: string
   /** Data attributes for <body> that the probes read: the page nonce, listener ports and zone. */
   pageData: Record<string, string>
   /** Credits for the data behind the results (the IP database's licences ask for them). */
@@ -80,13 +81,13 @@ export function ToolPage(props: ToolPageProps): JSX.Element {
       <h1>{tool.title}</h1>
       <p class="muted">{tool.blurb}</p>
       <div id="status" role="status" aria-live="polite" class="card">
-        {props.script ? 'Loading the tests…' : 'This tool has no tests yet.'}
+        Loading the tests…
       </div>
       <noscript>
         <p class="error">These tests run in your browser and need JavaScript.</p>
       </noscript>
       <div id="report"></div>
-      {props.script ? <script type="module" src={props.script}></script> : ''}
+      <script type="module" src={props.script}></script>
     </Layout>
   )
 }

@@ -25,10 +25,12 @@ function withDatabase(url: string, name: string): string {
   return u.toString()
 }
 
-export async function openTestDatabase(driver: DriverName): Promise<TestDatabase> {
+/** `migrate: false` leaves the database empty (for tests that apply migrations one by one). */
+export async function openTestDatabase(driver: DriverName, opts: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  const migrate = opts.migrate ?? true
   if (driver === 'pglite') {
     const d = await openPglite()
-    await d.migrate()
+    if (migrate) await d.migrate()
     return { ...d, destroy: () => d.close() }
   }
   const base = process.env.TEST_DATABASE_URL
@@ -39,7 +41,7 @@ export async function openTestDatabase(driver: DriverName): Promise<TestDatabase
   await admin.end()
   const url = withDatabase(base, name)
   const d = openPostgres(url, { max: 10 })
-  await d.migrate()
+  if (migrate) await d.migrate()
   return {
     ...d,
     url,

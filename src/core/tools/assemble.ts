@@ -2,6 +2,7 @@
 // with the server's own observation, and replace whatever the client said about its own
 // checks, summary and score. The task's score is always results.summary.score.
 
+import { checksFromSpecScoring } from '../../checks/spec-scoring'
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { TypeGuard, type TSchema } from '@sinclair/typebox'
 import { check, summarize, type Check, type CheckDef } from '../scoring'
@@ -27,19 +28,6 @@ function firstError(c: TypeCheck<TSchema>, value: unknown, prefix: string): stri
   const e = c.Errors(value).First()
   const path = prefix + (e?.path ?? '').replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.')
   return `${path}: ${e ? e.message.toLowerCase() : 'does not match the schema'}`
-}
-
-const SPEC_SCORING: Record<'webdriver' | 'selenium' | 'phantomjs', CheckDef> = {
-  webdriver: { id: 'webdriver', name: 'No WebDriver flag', source: 'client', weight: 60, why: 'navigator.webdriver is true under WebDriver, CDP automation flags and headless launches.' },
-  selenium: { id: 'selenium', name: 'No Selenium traces', source: 'client', weight: 60, why: 'Selenium and chromedriver leave globals and document attributes behind.' },
-  phantomjs: { id: 'phantomjs', name: 'No PhantomJS traces', source: 'client', weight: 60, why: 'PhantomJS exposes callPhantom/_phantom globals.' },
-}
-
-/** Checks for a spec-shaped bot-detector submission (no signals): one per scoring entry. */
-function checksFromSpecScoring(results: { scoring: Record<string, string>; leaks: Record<string, boolean> }): Check[] {
-  return (Object.keys(SPEC_SCORING) as Array<keyof typeof SPEC_SCORING>).map((k) =>
-    check(SPEC_SCORING[k], { verdict: results.scoring[k] as 'pass' | 'warn' | 'fail', observed: results.leaks[k], expected: 'false' }),
-  )
 }
 
 export function serverEvidence(server: ServerObservation) {

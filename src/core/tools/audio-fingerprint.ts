@@ -1,4 +1,4 @@
-// audio-fingerprint: the FingerprintJS audio sum and whether it can be trusted (src/checks/audio.ts).
+// audio-fingerprint: the FingerprintJS audio sum and whether it can be trusted (src/checks/audio-integrity.ts).
 
 import { Type } from '@sinclair/typebox'
 import { NNum, NStr } from '../../../common/shorthands'

@@ -1,7 +1,12 @@
 // Browser-fingerprint signals of an ordinary desktop Chrome, for the judge's unit tests and the
 // HTTP tests that submit a fingerprint.
 
-import type { BrowserFingerprintSignals, ScopeSnapshot } from './browser-fingerprint'
+import type { BrowserFingerprintSignals } from '../../../common/signals/browser-fingerprint'
+import type { ScopeSnapshot } from '../../../common/signals/scope'
+import { runChecks } from '../judge'
+import type { Check } from '../scoring'
+import type { ServerObservation } from './observation'
+import type { JudgeContext, WeightedCheck } from './types'
 
 export const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 
@@ -56,4 +61,14 @@ export function desktopChrome(): BrowserFingerprintSignals {
     iframeScope: plain(scope()),
     workerScope: plain(scope()),
   }
+}
+
+/** What the service saw of a request from `ua`, with extra headers. */
+export function requestFrom(ua = CHROME_UA, headers: Array<[string, string]> = []): ServerObservation {
+  return { ip: '203.0.113.9', userAgent: ua, headers: [['user-agent', ua], ...headers], receivedAt: 0 }
+}
+
+/** One browser-fingerprint check run alone by the runner, as a tool would run it. */
+export function runOne(def: WeightedCheck<BrowserFingerprintSignals>[0], s = desktopChrome(), obs = requestFrom(), ctx: JudgeContext = {}): Check {
+  return runChecks([[def, 10]], s, obs, ctx).checks[0]!
 }

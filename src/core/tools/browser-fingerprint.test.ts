@@ -2,7 +2,10 @@ import { describe, expect, test } from 'bun:test'
 import type { Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { summarize, type Check } from '../scoring'
-import { BrowserFingerprintSections, BrowserFingerprintSignals, COMMON_ADDRESSES, browserFingerprint, scopeMismatches, uaDataMismatches, visitorIdOf } from './browser-fingerprint'
+import { BrowserFingerprintSignals } from '../../../common/signals/browser-fingerprint'
+import { COMMON_ADDRESSES } from '../../checks/visitor-commonness'
+import { visitorIdOf } from '../../checks/visitor-id'
+import { BrowserFingerprintSections, browserFingerprint } from './browser-fingerprint'
 import { submittedIdentity } from './assemble'
 import { SEEN_CAP } from '../fingerprint-seen'
 import type { JudgeContext } from './types'
@@ -267,20 +270,3 @@ function withHeaders(h: Record<string, string>): ServerObservation {
   const base = server()
   return { ...base, headers: [...base.headers.filter(([k]) => !(k in h)), ...Object.entries(h)] }
 }
-
-describe('helpers', () => {
-  test('scopeMismatches lists differing fields and skips fields one side lacks', () => {
-    expect(scopeMismatches(scope(), scope(CHROME_UA, { deviceMemory: null, webdriver: null }))).toEqual([])
-    expect(scopeMismatches(scope(), scope(CHROME_UA, { hardwareConcurrency: 4, languages: ['en-US'] }))).toEqual(['languages: ["de-DE","de","en"] vs ["en-US"]', 'hardwareConcurrency: 8 vs 4'])
-  })
-  test('uaDataMismatches ignores GREASE brands and compares version, platform and mobile', () => {
-    const brands = [{ brand: 'Not/A)Brand', version: '8' }, { brand: 'Chromium', version: '124' }, { brand: 'Google Chrome', version: '124' }]
-    expect(uaDataMismatches(CHROME_UA, { brands, platform: 'Windows', mobile: false })).toEqual([])
-    expect(uaDataMismatches(CHROME_UA, { brands: [{ brand: 'Chromium', version: '120' }], platform: 'macOS', mobile: true })).toEqual([
-      'the User-Agent says version 124, the brands 120',
-      'the User-Agent claims windows, userAgentData.platform "macOS"',
-      'the User-Agent says mobile=false, userAgentData.mobile=true',
-    ])
-    expect(uaDataMismatches(FIREFOX_UA, { brands, platform: 'Windows', mobile: false })[0]).toContain('gecko')
-  })
-})

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { Value } from '@sinclair/typebox/value'
 import { summarize, type Check } from '../scoring'
-import { CanvasFingerprintSignals, angleVendors, canvasFingerprint } from './canvas-fingerprint'
-import type { WebglSummary } from './gpu'
+import { CanvasFingerprintSignals } from '../../../common/signals/canvas-fingerprint'
+import { canvasFingerprint } from './canvas-fingerprint'
+import type { WebglSummary } from '../../../common/signals/canvas-fingerprint'
 import type { ServerObservation } from './observation'
 
 const CHROME_WIN = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
@@ -147,15 +148,5 @@ describe('canvas-fingerprint judge', () => {
     expect(by('canvas-known-answer').verdict).toBe('warn')
     expect(by('canvas-stable').verdict).toBe('na')
     expect(sections.canvas).toEqual({ hash: null, stable: null, farbling: 'blocked' })
-  })
-})
-
-describe('angleVendors', () => {
-  test('reads the GPU vendor from Chromium’s vendor and ANGLE renderer strings', () => {
-    expect(angleVendors('Google Inc. (NVIDIA)', D3D)).toEqual({ vendor: 'NVIDIA', renderer: 'NVIDIA' })
-    expect(angleVendors('Google Inc. (Apple)', 'ANGLE (Apple, ANGLE Metal Renderer: Apple M2, Unspecified Version)')).toEqual({ vendor: 'Apple', renderer: 'Apple' })
-  })
-  test('gives null for strings in another form (Safari, Firefox)', () => {
-    expect(angleVendors('Apple Inc.', 'Apple GPU')).toEqual({ vendor: null, renderer: null })
   })
 })

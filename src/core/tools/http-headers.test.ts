@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'bun:test'
 import { summarize, type Check } from '../scoring'
-import { httpHeaders, type HttpHeadersSignals } from './http-headers'
+import type { SignalResult } from '../../../common/signal'
+import type { HttpHeadersSignals } from '../../../common/signals/http-headers'
+import { httpHeaders } from './http-headers'
 import type { ServerObservation } from './observation'
 
 const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
@@ -21,9 +23,21 @@ const CHROME_FULL = [
 const ok = <T>(value: T) => ({ ok: true as const, value, ms: 1 })
 const missing = (kind: 'unsupported' | 'timeout', message: string) => ({ ok: false as const, error: { kind, message }, ms: 1 })
 
-function signals(over: Partial<HttpHeadersSignals> = {}): HttpHeadersSignals {
+/** The page's navigator (navigator-identity): its userAgentData and secure context follow the uaData and context signals. */
+type Over = Omit<Partial<HttpHeadersSignals>, 'navigator'> & { navigator?: SignalResult<{ userAgent: string; platform: string }> }
+
+function signals(over: Over = {}): HttpHeadersSignals {
+  const s = base(over)
+  const nav = over.navigator ?? ok({ userAgent: CHROME_UA, platform: 'Win32' })
+  const uaData = s.uaData.ok ? { brands: s.uaData.value.brands, mobile: s.uaData.value.mobile, platform: s.uaData.value.platform } : null
+  const secureContext = s.context.ok ? s.context.value.secureContext : true
+  return { ...s, navigator: nav.ok ? ok({ appVersion: '5.0', language: 'en-US', languages: ['en-US', 'en'], vendor: 'Google Inc.', secureContext, uaData, ...nav.value }) : nav }
+}
+
+function base(over: Over): Omit<HttpHeadersSignals, 'navigator'> {
+  const rest = { ...over }
+  delete rest.navigator
   return {
-    navigator: ok({ userAgent: CHROME_UA, platform: 'Win32' }),
     languages: ok({ language: 'en-US', languages: ['en-US', 'en'] }),
     uaData: ok({
       brands: CHROME_BRANDS,
@@ -34,7 +48,7 @@ function signals(over: Partial<HttpHeadersSignals> = {}): HttpHeadersSignals {
     }),
     privacy: ok({ globalPrivacyControl: null, doNotTrack: null }),
     context: ok({ secureContext: true, protocol: 'https:', hostname: 'antibot.example' }),
-    ...over,
+    ...rest,
   }
 }
 
@@ -199,9 +213,11 @@ describe('http-headers judge', () => {
     expect(none.byId['high-entropy-hints']!.verdict).toBe('warn')
   })
 
-  test('Chromium hints stripped from the request fail in a secure context only', () => {
+  // Issue 10: stripped hints warn (was: fail), as in bot-detector; a UA-switcher extension or
+  // a TLS-inspecting proxy strips them for people too (src/checks/client-hints.ts).
+  test('Chromium hints stripped from the request warn in a secure context only', () => {
     const stripped = without(chromeHeaders(), 'sec-ch-ua*')
-    expect(judge(signals(), stripped).byId['sec-ch-ua-vs-navigator']!.verdict).toBe('fail')
+    expect(judge(signals(), stripped).byId['sec-ch-ua-vs-navigator']!.verdict).toBe('warn')
     const http = signals({ context: ok({ secureContext: false, protocol: 'http:', hostname: 'antibot.example' }) })
     expect(judge(http, stripped).byId['sec-fetch']!.verdict).toBe('na')
   })

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { summarize, type Check } from '../scoring'
-import { ipLeak, type IpLeakSignals } from './ip-leak'
+import type { IpLeakSignals } from '../../../common/signals/ip-leak'
+import { ipLeak } from './ip-leak'
 import type { ServerObservation } from './observation'
 import { fakeLookup, NETWORKS } from '../../../tests/support/fake-ipdb'
 

@@ -1,16 +1,13 @@
-// Evidence about the client's network that ip-leak and vpn-detector both judge: the
-// addresses WebRTC revealed to the page (parsed with src/core/ice.ts, as webrtc-leak does);
-// what the offline IP database says of them is in ip-intel.ts.
+// Evidence about the client's network that ip-leak and vpn-detector both judge (and the
+// consistency section compares): the addresses WebRTC revealed to the page (parsed with
+// src/core/ice.ts, as webrtc-leak does) and a label for the HTTP address; what the offline IP
+// database says of them is in ip-intel.ts.
 
-import { Type, type Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
+import type { IceGathering } from '../../../common/signals/webrtc-leak'
 import { parseCandidate, parseSdp, type AddressKind } from '../ice'
 import { normalizeIp } from '../ip'
 import { ipScope, LOCAL_SCOPES, sameNetwork, type IpScope } from '../ip-scope'
-import { WebrtcLeakSignals } from './webrtc-leak'
-
-/** The ICE signal of probes/signals/ice-candidates.ts, as webrtc-leak validates it. */
-export const IceSignalSchema = WebrtcLeakSignals.properties.ice
-export type IceValue = Extract<Static<typeof IceSignalSchema>, { ok: true }>['value']
 
 export interface RevealedByWebrtc {
   /** Every distinct candidate address (IP or name) with its kind and candidate types. */
@@ -22,7 +19,7 @@ export interface RevealedByWebrtc {
 }
 
 /** Addresses in the ICE candidates (events and SDP) and the SDP's connection lines. */
-export function webrtcAddresses(ice: IceValue): RevealedByWebrtc {
+export function webrtcAddresses(ice: IceGathering): RevealedByWebrtc {
   const byAddress = new Map<string, { kind: AddressKind; types: Set<string> }>()
   const seen = new Set<string>()
   let hosts = 0
@@ -53,6 +50,11 @@ export function webrtcAddresses(ice: IceValue): RevealedByWebrtc {
   return { addresses: [...byAddress].map(([address, e]) => ({ address, kind: e.kind, types: [...e.types] })), candidates: seen.size, hosts, mdnsHosts }
 }
 
+/** "3 candidate(s), 2 of 2 host candidate(s) behind mDNS names". */
+export function gatheredText(r: RevealedByWebrtc): string {
+  return `${r.candidates} candidate(s), ${r.mdnsHosts} of ${r.hosts} host candidate(s) behind mDNS names`
+}
+
 /** Raw local-network addresses (private, CGNAT, link-local…) among them. */
 export function localAddresses(r: RevealedByWebrtc): string[] {
   return r.addresses.filter((a) => (LOCAL_SCOPES as readonly string[]).includes(a.kind)).map((a) => `${a.address} (${a.kind})`)
@@ -63,8 +65,6 @@ export function publicAddresses(r: RevealedByWebrtc, httpIp: string): { same: st
   const pub = r.addresses.filter((a) => a.kind === 'public').map((a) => a.address)
   return { same: pub.filter((a) => sameNetwork(a, httpIp)), other: pub.filter((a) => !sameNetwork(a, httpIp)) }
 }
-
-export { IP_DATABASE_MISSING } from './ip-intel'
 
 /** What the offline IP database says about an address (ip-intel.ts lookupSection). */
 export const IpLookupSchema = Type.Object({

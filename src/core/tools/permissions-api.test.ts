@@ -2,7 +2,8 @@ import { describe, expect, test } from 'bun:test'
 import { summarize, type Check } from '../scoring'
 import type { ServerObservation } from './observation'
 import { PERMISSION_NAMES, type QueryOutcome } from '../../../common/permission-engines'
-import { permissionsApi, type PermissionsApiSignals } from './permissions-api'
+import type { PermissionsApiSignals } from '../../../common/signals/permissions-api'
+import { permissionsApi } from './permissions-api'
 
 const CHROME_WIN = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 const CHROME_90 = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.93 Safari/537.36'
@@ -39,7 +40,7 @@ const FIREFOX_MARKERS = { ...CHROMIUM_MARKERS, webkitRequestFileSystem: false, c
 function chromium(over: Partial<PermissionsApiSignals> = {}): PermissionsApiSignals {
   return {
     registry: registry(CHROMIUM_STATES),
-    notification: ok({ permission: 'default' }),
+    notification: ok({ notification: 'default', query: 'prompt', queryError: null }),
     lies: ok({ query: [], status: [] }),
     worker: ok({ supported: true, states: { notifications: 'prompt', geolocation: 'prompt', camera: 'prompt', microphone: 'prompt', midi: 'prompt', 'persistent-storage': 'prompt' } }),
     features: ok({ secureContext: true, apis: CHROMIUM_APIS, markers: CHROMIUM_MARKERS }),
@@ -97,18 +98,19 @@ describe('permissions-api judge', () => {
   })
 
   test('old headless: Notification denied while the query says prompt', () => {
-    const { checks } = judge(chromium({ notification: ok({ permission: 'denied' }) }))
+    const { checks } = judge(chromium({ notification: ok({ notification: 'denied', query: 'prompt', queryError: null }) }))
     expect(byId(checks, 'notification-permission').verdict).toBe('fail')
   })
 
   test('a query answering "default" (not a PermissionState) disagrees with Notification', () => {
     const states = { ...CHROMIUM_STATES, notifications: { state: 'default' } }
-    expect(byId(judge(chromium({ registry: registry(states) })).checks, 'notification-permission').verdict).toBe('fail')
+    const notification = ok({ notification: 'default', query: 'default', queryError: null })
+    expect(byId(judge(chromium({ registry: registry(states), notification })).checks, 'notification-permission').verdict).toBe('fail')
   })
 
   test('notifications denied on both sides only warns', () => {
     const states = { ...CHROMIUM_STATES, notifications: { state: 'denied' } }
-    const { checks } = judge(chromium({ registry: registry(states), notification: ok({ permission: 'denied' }), worker: ok({ supported: true, states: { notifications: 'denied' } }) }))
+    const { checks } = judge(chromium({ registry: registry(states), notification: ok({ notification: 'denied', query: 'denied', queryError: null }), worker: ok({ supported: true, states: { notifications: 'denied' } }) }))
     expect(byId(checks, 'notification-permission').verdict).toBe('pass')
     expect(byId(checks, 'notification-default').verdict).toBe('warn')
     expect(summarize(checks).score).toBe(96)
@@ -119,7 +121,7 @@ describe('permissions-api judge', () => {
     const s = chromium({
       registry: ok({ ...reg.value, control: { state: 'prompt' } }),
       lies: ok({ query: ['proxy'], status: ['status-own-props', 'status-state'] }),
-      notification: ok({ permission: 'default' }),
+      notification: ok({ notification: 'default', query: 'prompt', queryError: null }),
       worker: ok({ supported: true, states: { notifications: 'denied', geolocation: 'prompt' } }),
     })
     const { checks } = judge(s)

@@ -2,7 +2,7 @@
 // signals its definition validates and judges.
 
 import type { ToolId } from '../../../common/tools'
-import type { ToolDefinition } from './types'
+import type { RegisteredTool } from './types'
 import { botDetector } from './bot-detector'
 import { audioFingerprint } from './audio-fingerprint'
 import { canvasFingerprint } from './canvas-fingerprint'
@@ -18,7 +18,7 @@ import { tlsFingerprint } from './tls-fingerprint'
 import { vpnDetector } from './vpn-detector'
 import { webrtcLeak } from './webrtc-leak'
 
-export const TOOL_DEFINITIONS: Partial<Record<ToolId, ToolDefinition<any>>> = {
+export const TOOL_DEFINITIONS: Record<ToolId, RegisteredTool> = {
   'bot-detector': botDetector,
   'audio-fingerprint': audioFingerprint,
   'canvas-fingerprint': canvasFingerprint,

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import type { Static } from '@sinclair/typebox'
 import { summarize, type Check } from '../scoring'
 import type { ServerObservation } from './observation'
 import { fixture } from '../../evidence/fixtures/load'
@@ -6,7 +7,9 @@ import { parseH2ClientStart } from '../../evidence/http2'
 import { parseClientHello } from '../../evidence/tls-client-hello'
 import { http2Record, tlsRecord } from '../../evidence/tls-records'
 import { proxyFingerprintEvidence } from '../../evidence/proxy-fingerprints'
-import { judgeTls, tlsEvidenceOf, tlsFingerprint, type TlsEvidence, type TlsFingerprintSignals } from './tls-fingerprint'
+import type { TlsFingerprintSignals } from '../../../common/signals/tls-fingerprint'
+import { tlsEvidenceOf, type TlsEvidence } from '../../checks/tls-views'
+import { tlsFingerprint, type TlsFingerprintSections } from './tls-fingerprint'
 
 const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 const FIREFOX_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:125.0) Gecko/20100101 Firefox/125.0'
@@ -44,9 +47,14 @@ function obs(ua: string, brands: typeof BRANDS | null): ServerObservation {
   return { ip: '81.2.69.23', userAgent: ua, headers, receivedAt: 0 }
 }
 
+/** The listener's records as the HTTP layer files them under the page's nonce. */
+const filed = (e: TlsEvidence): NonNullable<ServerObservation['evidence']> =>
+  (['tls', 'http2', 'http1'] as const).flatMap((kind) => (e[kind] ? [{ kind, data: e[kind], observedAt: 'x' }] : []))
+
+/** Judges with `evidence` as the listener filed it (a proxy's evidence is already in the observation). */
 function judge(s: TlsFingerprintSignals, o: ServerObservation, evidence: TlsEvidence | null = null) {
-  const { checks, sections } = judgeTls(s, o, evidence)
-  return { byId: Object.fromEntries(checks.map((c) => [c.id, c])) as Record<string, Check>, sections, summary: summarize(checks) }
+  const { checks, sections } = tlsFingerprint.judge(s, evidence?.source === 'listener' ? { ...o, evidence: filed(evidence) } : o)
+  return { byId: Object.fromEntries(checks.map((c) => [c.id, c])) as Record<string, Check>, sections: sections as Static<typeof TlsFingerprintSections>, summary: summarize(checks) }
 }
 
 describe('tls-fingerprint judge', () => {

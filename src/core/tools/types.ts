@@ -72,7 +72,12 @@ export function defineTool<S extends TSchema>(spec: ToolSpec<S>): ToolDefinition
   }
 }
 
-/** TEMPORARY while tools move to check units: a tool whose judge is still one function. */
-export function legacyTool<S extends TSchema>(def: Omit<ToolDefinition<S>, 'checks'>): ToolDefinition<S> {
-  return { checks: [], ...def }
+/** A tool as the registry holds it, whatever its signals: what the submission path needs. */
+export interface RegisteredTool {
+  id: ToolId
+  signals: TSchema
+  sections?: TSchema
+  checks: ReadonlyArray<readonly [CheckDefinition, number]>
+  judge(signals: unknown, server: ServerObservation, ctx?: JudgeContext): Judgement
+  identity?(signals: unknown): string | null
 }

@@ -2,7 +2,8 @@
 // under the page nonce (src/listeners/stun.ts): the service's observation decides.
 import { describe, expect, test } from 'bun:test'
 import type { ServerObservation } from './observation'
-import { vpnDetector, type VpnDetectorSignals } from './vpn-detector'
+import type { VpnDetectorSignals } from '../../../common/signals/vpn-detector'
+import { vpnDetector } from './vpn-detector'
 
 const ok = <T>(value: T) => ({ ok: true as const, value, ms: 1 })
 const MDNS = 'candidate:1 1 udp 2113937151 84ce2050-4a6f-4292-ac6b-10002bbebe5b.local 48666 typ host generation 0'
@@ -10,6 +11,7 @@ const SERVERS = ['turn:antibot.example:3478?transport=udp', 'stun:antibot.exampl
 const signals = (lines: string[]): VpnDetectorSignals => ({
   ice: ok({ candidates: lines, sdp: lines.map((l) => `a=${l}`).join('\r\n'), gathering: 'complete' as const, gatheringMs: 150, errors: [], servers: SERVERS }),
   zone: ok({ timeZone: 'Europe/Berlin', locale: 'de-DE', calendar: 'gregory', numberingSystem: 'latn', hourCycle: 'h23', language: 'de-DE', languages: ['de-DE', 'de'] }),
+  languages: ok({ language: 'de-DE', languages: ['de-DE', 'de'] }),
   rtt: ok({ samples: [20, 21, 22], medianMs: 21, minMs: 20, protocol: 'http/1.1' }),
 })
 const turn = (address: string) => ({ kind: 'turn', data: { address, port: 50000, family: 'IPv4', transport: 'udp', requestedTransport: 17, realm: 'antibot', software: null }, observedAt: '2026-06-01T00:00:00+00:00' })

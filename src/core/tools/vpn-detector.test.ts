@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test'
 import { summarize, type Check } from '../scoring'
 import type { ServerObservation } from './observation'
-import { vpnDetector, type VpnDetectorSignals } from './vpn-detector'
+import type { VpnDetectorSignals } from '../../../common/signals/vpn-detector'
+import { vpnDetector } from './vpn-detector'
 import { fakeLookup, NETWORKS } from '../../../tests/support/fake-ipdb'
 import type { JudgeContext } from './types'
 
@@ -13,8 +14,12 @@ const ice = (lines: string[]) => ok({ candidates: lines, sdp: lines.map((l) => `
 const zone = (timeZone: string, languages: string[]) => ok({ timeZone, locale: languages[0] ?? 'en-US', calendar: 'gregory', numberingSystem: 'latn', hourCycle: 'h23', language: languages[0] ?? '', languages })
 const rtt = (samples: number[]) => ok({ samples, medianMs: [...samples].sort((a, b) => a - b)[samples.length >> 1]!, minMs: Math.min(...samples), protocol: 'http/1.1' })
 
+// navigator.languages as probes/signals/languages.ts reports it: the same list the zone probe reads.
+const languagesOf = (z: VpnDetectorSignals['zone']): VpnDetectorSignals['languages'] => (z.ok ? ok({ language: z.value.language, languages: z.value.languages }) : z)
+
 function signals(over: Partial<VpnDetectorSignals> = {}): VpnDetectorSignals {
-  return { ice: ice(MDNS), zone: zone('Europe/Berlin', ['de-DE', 'de', 'en']), rtt: rtt([21, 22, 20, 23, 22]), ...over }
+  const z = over.zone ?? zone('Europe/Berlin', ['de-DE', 'de', 'en'])
+  return { ice: ice(MDNS), zone: z, languages: languagesOf(z), rtt: rtt([21, 22, 20, 23, 22]), ...over }
 }
 
 function obs(ip: string, acceptLanguage: string | null, extra: Array<[string, string]> = []): ServerObservation {
@@ -76,7 +81,7 @@ describe('vpn-detector judge', () => {
 
   test('missing signals are na, never failures', () => {
     const gone = missing('timeout', 'no answer within 3000 ms')
-    const r = judge({ ice: missing('unsupported', 'no RTCPeerConnection'), zone: gone, rtt: gone }, obs('81.2.69.23', null))
+    const r = judge({ ice: missing('unsupported', 'no RTCPeerConnection'), zone: gone, languages: gone, rtt: gone }, obs('81.2.69.23', null))
     for (const id of ['webrtc-vs-http', 'accept-language-vs-languages', 'utc-zone', 'zone-vs-accept-language', 'in-page-rtt']) expect(r.byId[id]!.verdict).toBe('na')
     expect(r.summary.score).toBe(100)
   })

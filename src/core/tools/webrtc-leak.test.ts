@@ -1,43 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { summarize, type Check } from '../scoring'
-import type { ServerObservation } from './observation'
-import { judgeWebrtc, webrtcLeak, WebrtcLeakSections, WebrtcLeakSignals, type StunEvidence } from './webrtc-leak'
-
-const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36'
-const server = (ip: string, userAgent = CHROME_UA): ServerObservation => ({ ip, userAgent, headers: [], receivedAt: 0 })
-/** A submission with a valid page nonce and what the listener filed under it. */
-const withEvidence = (ip: string, evidence: Array<{ kind: string; data: unknown }>): ServerObservation => ({ ...server(ip), nonce: 'valid', evidence: evidence.map((e) => ({ ...e, observedAt: '2026-01-01T00:00:00+00:00' })) })
-const SERVICE = ['turn:antibot.example:3478?transport=udp', 'stun:antibot.example:3478']
-
-const MDNS_A = 'candidate:28182174 1 udp 2113937151 1e4744f5-761b-425b-9d6c-2f28d7990e3c.local 49070 typ host generation 0 ufrag bqa7 network-cost 999'
-const MDNS_B = 'candidate:115108398 1 udp 2113942271 a2b2d7e3-887d-45d5-b7b8-b24ef825341a.local 37113 typ host generation 0 ufrag bqa7 network-cost 999'
-const RAW_V4 = 'candidate:842163049 1 udp 2122260223 192.168.1.23 56143 typ host generation 0 ufrag sXnE network-id 1 network-cost 10'
-const RAW_V6 = 'candidate:2999745851 1 udp 2122262783 2a01:e0a:1:2::5 56144 typ host generation 0 ufrag sXnE network-id 2 network-cost 10'
-const TCP_V4 = 'candidate:1606712346 1 tcp 1518280447 192.168.1.23 9 typ host tcptype active generation 0 ufrag sXnE network-id 1 network-cost 10'
-
-/** What the page sends: event strings, and the same candidates as SDP lines (without ufrag, as Chrome writes them). */
-function ice(events: string[], opts: { sdpExtra?: string[]; sdpOnly?: boolean; gathering?: 'complete' | 'timeout'; servers?: string[] } = {}) {
-  const lines = events.map((e) => `a=${e.replace(/ ufrag \S+/, '')}`)
-  return {
-    ok: true as const,
-    ms: 160,
-    value: {
-      candidates: opts.sdpOnly ? [] : events,
-      sdp: ['c=IN IP4 0.0.0.0', ...lines, ...(opts.sdpExtra ?? [])].join('\r\n'),
-      gathering: opts.gathering ?? ('complete' as const),
-      gatheringMs: 150,
-      errors: [],
-      ...(opts.servers ? { servers: opts.servers } : {}),
-    },
-  }
-}
-
-const nativeApi = { ok: true as const, ms: 0, value: { peerConnection: true, prefixed: null, dataChannel: true, native: true } }
-const devices = (audioinput: number, audiooutput: number, videoinput: number, labelled = 0) => ({ ok: true as const, ms: 3, value: { audioinput, audiooutput, videoinput, other: 0, labelled } })
-
-const byId = (checks: Check[]) => Object.fromEntries(checks.map((c) => [c.id, c]))
-const verdicts = (checks: Check[]) => Object.fromEntries(checks.map((c) => [c.id, c.verdict]))
+import { WebrtcLeakSignals } from '../../../common/signals/webrtc-leak'
+import { summarize } from '../scoring'
+import { server, MDNS_A, MDNS_B, RAW_V4, RAW_V6, TCP_V4, ice, nativeApi, devices, judgeWebrtc, byId, verdicts } from './webrtc-leak.fixtures'
+import { webrtcLeak, WebrtcLeakSections } from './webrtc-leak'
 
 describe('webrtc-leak judge', () => {
   test('a desktop Chrome with mDNS names passes every client check; the STUN/TURN checks are na', () => {
@@ -161,85 +127,6 @@ describe('webrtc-leak judge', () => {
     const { checks, sections } = judgeWebrtc({ api: nativeApi, ice: ice([], { gathering: 'timeout' }), mediaDevices: devices(1, 1, 1) }, server('81.2.69.160'))
     expect(String(byId(checks)['public-address-leak']!.observed)).toContain('stopped by the page')
     expect(sections.webrtc.gathering).toEqual({ state: 'timeout', ms: 150 })
-  })
-})
-
-describe('webrtc-leak with STUN/TURN evidence (issue 7)', () => {
-  const SRFLX = 'candidate:3375429244 1 udp 1677729535 93.184.216.34 50000 typ srflx raddr 0.0.0.0 rport 0 generation 0 ufrag 6xz9 network-cost 999'
-  const page = (srflx: string[] = []) => ({ api: nativeApi, ice: ice([MDNS_A, ...srflx], { servers: SERVICE }), mediaDevices: devices(1, 1, 1) })
-  const judged = (ip: string, evidence: Array<{ kind: string; data: unknown }>, srflx: string[] = []) => byId(webrtcLeak.judge(page(srflx), withEvidence(ip, evidence)).checks)
-  const turn = (address: string, port = 50000) => ({ kind: 'turn', data: { address, port, family: 'IPv4', transport: 'udp', requestedTransport: 17, realm: 'antibot', software: null } })
-  const stun = (address: string, port = 50000) => ({ kind: 'stun', data: { address, port, family: 'IPv4', transport: 'udp' } })
-
-  test('the tool reads turn and stun evidence filed under the page nonce: same address as HTTP passes', () => {
-    const c = judged('93.184.216.34', [turn('93.184.216.34'), stun('93.184.216.34')], [SRFLX])
-    expect(c['turn-relay-address']!.verdict).toBe('pass')
-    expect(c['turn-relay-address']!.observed).toEqual({ httpAddress: '93.184.216.34', allocatedFrom: ['93.184.216.34:50000/udp'] })
-    expect(c['stun-observed-address']!.verdict).toBe('pass')
-    expect(c['stun-observed-address']!.observed).toMatchObject({ seenByService: ['93.184.216.34:50000/udp'], srflxReportedByPage: ['93.184.216.34:50000'] })
-  })
-
-  test('a TURN allocation from another public address than HTTP fails both checks, whatever the page reported', () => {
-    const c = judged('185.65.134.77', [turn('93.184.216.34')])
-    expect(c['turn-relay-address']!.verdict).toBe('fail')
-    expect(c['stun-observed-address']!.verdict).toBe('fail')
-  })
-
-  test('a srflx candidate the service never saw is a warning: the page reported an address the service did not give it', () => {
-    const c = judged('81.2.69.160', [turn('81.2.69.160', 41000)], [SRFLX])
-    expect(c['turn-relay-address']!.verdict).toBe('pass')
-    expect(c['stun-observed-address']!.verdict).toBe('warn')
-    expect(c['stun-observed-address']!.observed).toMatchObject({ srflxNotSeenByService: ['93.184.216.34:50000'] })
-  })
-
-  test('a service on the same machine: loopback HTTP and a private UDP source pass with a note', () => {
-    const c = judged('127.0.0.1', [turn('172.17.0.2')])
-    expect(c['turn-relay-address']!.verdict).toBe('pass')
-    expect(c['turn-relay-address']!.observed).toMatchObject({ note: expect.stringContaining('this machine or network') })
-  })
-
-  test('a private UDP source next to a public HTTP address warns', () => {
-    expect(judged('81.2.69.160', [turn('192.168.1.23')])['turn-relay-address']!.verdict).toBe('warn')
-  })
-
-  test('servers configured and a valid nonce, but nothing reached the service: UDP is blocked, nothing leaks', () => {
-    const c = judged('81.2.69.160', [])
-    expect(c['turn-relay-address']!.verdict).toBe('pass')
-    expect(c['stun-observed-address']!.verdict).toBe('pass')
-  })
-
-  test('servers configured but no valid nonce: nothing can be tied to the task, so na', () => {
-    const c = byId(webrtcLeak.judge(page(), { ...server('81.2.69.160'), nonce: 'used' }).checks)
-    expect(c['turn-relay-address']!.verdict).toBe('na')
-    expect(c['turn-relay-address']!.expected).toContain("this submission's is used")
-  })
-
-  test('evidence of other kinds is not STUN evidence', () => {
-    const c = byId(webrtcLeak.judge(page(), withEvidence('81.2.69.160', [{ kind: 'tls', data: { address: '1.2.3.4', port: 1 } }])).checks)
-    expect(c['turn-relay-address']!.verdict).toBe('pass')
-    expect(c['stun-observed-address']!.observed).toMatchObject({ seenByService: [] })
-  })
-
-  const signals = { api: nativeApi, ice: ice([MDNS_A], { servers: SERVICE }), mediaDevices: devices(1, 1, 1) }
-  const run = (evidence: StunEvidence) => byId(judgeWebrtc(signals, server('81.2.69.160'), evidence).checks)
-
-  test('a binding from another address than HTTP is a server-observed leak', () => {
-    const c = run({ bindings: [{ address: '93.184.216.34', port: 50000, transport: 'udp' }], allocations: [] })
-    expect(c['stun-observed-address']!.verdict).toBe('fail')
-    expect(c['turn-relay-address']!.verdict).toBe('pass')
-  })
-
-  test('bindings and allocations from the HTTP address pass; no binding at all passes too', () => {
-    const c = run({ bindings: [{ address: '81.2.69.160', port: 50000, transport: 'udp' }], allocations: [{ address: '81.2.69.160', port: 50001, transport: 'tcp' }] })
-    expect(c['stun-observed-address']!.verdict).toBe('pass')
-    expect(c['turn-relay-address']!.verdict).toBe('pass')
-    expect(run({ bindings: [], allocations: [] })['stun-observed-address']!.verdict).toBe('pass')
-  })
-
-  test('with evidence nothing is pending', () => {
-    const { sections } = judgeWebrtc(signals, server('81.2.69.160'), { bindings: [], allocations: [] })
-    expect(sections.pending).toEqual([])
-    expect(sections.verdict).not.toContain('Not tested')
   })
 })
 

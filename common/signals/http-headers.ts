@@ -1,0 +1,24 @@
+// http-headers: what the page says of the browser's identity and preferences
+// (probes/entries/http-headers.ts); the server compares it with the headers of the page's POST.
+
+import { Type, type Static } from '@sinclair/typebox'
+import { NBool, NStr } from '../shorthands'
+import { Signal } from '../signal'
+import { NavigatorIdentitySchema } from './shared'
+import { LanguagesSchema, PageContextSchema, TlsEvidenceProbeSchema, UaClientHintsSchema } from './shared'
+
+/** probes/signals/privacy-prefs.ts: navigator.globalPrivacyControl and navigator.doNotTrack. */
+export const PrivacyPrefsSchema = Type.Object({ globalPrivacyControl: NBool, doNotTrack: NStr(16) })
+export type PrivacyPrefs = Static<typeof PrivacyPrefsSchema>
+
+export const HttpHeadersSignals = Type.Object({
+  /** probes/signals/navigator-identity.ts: userAgent, secureContext and low-entropy userAgentData, as bot-detector reads them. */
+  navigator: Signal(NavigatorIdentitySchema),
+  languages: Signal(LanguagesSchema),
+  uaData: Signal(UaClientHintsSchema),
+  privacy: Signal(PrivacyPrefsSchema),
+  context: Signal(PageContextSchema),
+  /** Optional: the page's connection to the TLS evidence listener, whose record keeps header names as sent. */
+  tlsEvidence: Type.Optional(Signal(TlsEvidenceProbeSchema)),
+})
+export type HttpHeadersSignals = Static<typeof HttpHeadersSignals>

@@ -1,0 +1,53 @@
+// Migration 0006 moves the failed log-in counts from login_throttles into the one fixed-window
+// table (rate_windows) without losing a count or a window start; on each driver.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
+import { openTestDatabase, testDrivers, type TestDatabase } from '../tests/support/db'
+import { MIGRATIONS_FOLDER, rows } from './client'
+
+const HOOK_TIMEOUT_MS = 60_000
+const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> }
+
+async function apply(d: TestDatabase, tag: string) {
+  const text = readFileSync(join(MIGRATIONS_FOLDER, `${tag}.sql`), 'utf8')
+  for (const statement of text.split('--> statement-breakpoint')) if (statement.trim()) await d.db.execute(sql.raw(statement))
+}
+
+for (const driver of testDrivers()) {
+  describe(`0006_one_rate_window_table (${driver})`, () => {
+    let d: TestDatabase
+    beforeAll(async () => {
+      d = await openTestDatabase(driver, { migrate: false })
+    }, HOOK_TIMEOUT_MS)
+    afterAll(async () => {
+      await d?.destroy()
+    }, HOOK_TIMEOUT_MS)
+
+    test('keeps every log-in count under the log-in scopes and drops login_throttles', async () => {
+      const tags = journal.entries.map((e) => e.tag)
+      const at = tags.indexOf('0006_one_rate_window_table')
+      expect(at).toBeGreaterThan(0)
+      for (const tag of tags.slice(0, at)) await apply(d, tag)
+      await d.db.execute(sql`insert into login_throttles (scope, subject, failures, window_started_at) values
+        ('account', 'a1', 5, '2026-11-15T12:00:00Z'), ('address', 'b2', 3, '2026-11-15T12:05:00Z')`)
+      await d.db.execute(sql`insert into rate_windows (scope, subject, count, window_started_at) values ('task_miss', 'k', 7, '2026-11-15T12:01:00Z')`)
+      for (const tag of tags.slice(at)) await apply(d, tag)
+
+      const found = await rows<{ scope: string; subject: string; count: number; started: string }>(
+        d.db,
+        sql`select scope, subject, count::int as count, to_char(window_started_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as started
+            from rate_windows order by scope, subject`,
+      )
+      expect(found).toEqual([
+        { scope: 'login_account', subject: 'a1', count: 5, started: '2026-11-15T12:00:00Z' },
+        { scope: 'login_address', subject: 'b2', count: 3, started: '2026-11-15T12:05:00Z' },
+        { scope: 'task_miss', subject: 'k', count: 7, started: '2026-11-15T12:01:00Z' },
+      ])
+      const table = await rows<{ t: string | null }>(d.db, sql`select to_regclass('login_throttles')::text as t`)
+      expect(table[0]!.t).toBeNull()
+    })
+  })
+}

@@ -1,0 +1,21 @@
+// bot-detector's verdict for a person: `bot` when a marker no person's browser produces fired
+// or the score is 40 or less, `suspicious` below 80, `human` otherwise.
+
+import type { Check } from '../core/scoring'
+import { automationGlobals, phantomjsTraces, playwrightGlobals, seleniumGlobals } from './framework-globals'
+import { headlessBrands, headlessUa, headlessUaHeader, headlessWorkerUa } from './headless-markers'
+import { stackSourceUrl } from './stack-frames'
+import { webdriverFlag } from './webdriver-flag'
+
+export const BOT_VERDICTS = ['human', 'suspicious', 'bot'] as const
+export type BotVerdict = (typeof BOT_VERDICTS)[number]
+
+/** Checks whose failure alone makes the verdict `bot`: markers no person's browser produces. */
+const DECISIVE = new Set<string>(
+  [webdriverFlag, stackSourceUrl, playwrightGlobals, seleniumGlobals, phantomjsTraces, automationGlobals, headlessUa, headlessWorkerUa, headlessBrands, headlessUaHeader].map((c) => c.id),
+)
+
+export function verdictOf(checks: readonly Check[], score: number): BotVerdict {
+  if (score <= 40 || checks.some((c) => c.verdict === 'fail' && DECISIVE.has(c.id))) return 'bot'
+  return score < 80 ? 'suspicious' : 'human'
+}

@@ -1,0 +1,109 @@
+// What navigator says the browser is, against the User-Agent: the string in the header and in
+// the page, navigator.platform against the OS, navigator.userAgentData against the string
+// (common/user-agent.ts uaHintMismatches, the one comparison of UA and client hints), and the
+// vendor string and vendor globals against the engine (FingerprintJS src/sources/vendor_flavors.ts).
+
+import { whyMissing } from '../../common/signal'
+import type { BrowserFingerprintSignals } from '../../common/signals/browser-fingerprint'
+import { engineClaim, parseUserAgent, uaHintMismatches, type EngineClaim } from '../../common/user-agent'
+import type { ServerObservation } from '../core/tools/observation'
+import { checkOn, na, type SignalValues } from './define'
+
+type V = SignalValues<BrowserFingerprintSignals>
+const navCheck = checkOn<BrowserFingerprintSignals>()
+
+/** The engine and OS the page's own navigator.userAgent claims (the header's when the page sent none). */
+export function pageClaim(navigator: V['navigator'] | undefined, server: Pick<ServerObservation, 'userAgent'>): EngineClaim {
+  return engineClaim(navigator?.value.userAgent ?? server.userAgent)
+}
+
+export const fpUaHeader = navCheck({
+  id: 'fp-ua-header',
+  name: 'navigator.userAgent equals the User-Agent header',
+  source: 'server',
+  why: 'The browser sends the same string in the header and exposes it in JavaScript. A difference means one of them was rewritten (a UA-switcher extension changing only one, or a script overriding navigator.userAgent).',
+  needs: ['navigator'],
+  judge: ({ navigator: { value: nav } }, { server }) => {
+    const same = nav.userAgent === server.userAgent
+    return { verdict: same ? 'pass' : 'fail', observed: same ? nav.userAgent : { page: nav.userAgent, header: server.userAgent }, expected: 'the same string' }
+  },
+})
+
+const PLATFORM_OF: Record<string, [RegExp, string]> = {
+  windows: [/^Win/, '"Win32"'],
+  mac: [/^Mac/, '"MacIntel"'],
+  ios: [/^(iPhone|iPad|iPod|MacIntel)/, '"iPhone", "iPad" (or "MacIntel" for iPad desktop mode)'],
+  android: [/^Linux|^Android/, '"Linux armv8l", "Linux aarch64" or similar'],
+  linux: [/^Linux|^X11|BSD/, '"Linux x86_64" or similar'],
+  chromeos: [/^Linux|^CrOS/, '"Linux x86_64" or similar'],
+}
+
+export const fpPlatform = navCheck({
+  id: 'fp-platform',
+  name: 'navigator.platform fits the claimed OS',
+  source: 'client',
+  why: 'navigator.platform is "Win32" on every Windows, "MacIntel" on every Mac (Apple Silicon included), "Linux …" on Linux, ChromeOS and Android, "iPhone"/"iPad" on iOS. A platform of another OS than the User-Agent names is a spoofed UA or platform.',
+  ref: 'https://developer.mozilla.org/docs/Web/API/Navigator/platform',
+  needs: ['navigator'],
+  judge: ({ navigator }, { server }) => {
+    const { os } = pageClaim(navigator, server)
+    const want = PLATFORM_OF[os]
+    if (!want) return na('the User-Agent names no known OS')
+    const platform = navigator.value.platform
+    return { verdict: want[0].test(platform) ? 'pass' : 'fail', observed: { platform, claimedOs: os }, expected: `a ${os} platform: ${want[1]}` }
+  },
+})
+
+export const fpUaClientHints = navCheck({
+  id: 'fp-ua-client-hints',
+  name: 'userAgentData agrees with the User-Agent',
+  source: 'client',
+  why: 'Chromium reports its brands, version, platform and mobile flag in navigator.userAgentData; spoofing the User-Agent string alone leaves them telling the truth. Only Chromium has userAgentData, so for other engines it does not apply.',
+  ref: 'https://wicg.github.io/ua-client-hints/#interface',
+  needs: [],
+  uses: ['uaData', 'navigator'],
+  judge: ({ uaData, navigator }, { raw, server }) => {
+    if (uaData && navigator) {
+      const uad = uaData.value
+      const diff = uaHintMismatches(parseUserAgent(navigator.value.userAgent), { brands: uad.brands, platform: uad.platform, mobile: uad.mobile })
+      return {
+        verdict: diff.length ? 'fail' : 'pass',
+        observed: diff.length ? diff.join('; ') : { brands: uad.brands.map((b) => `${b.brand} ${b.version}`).join(', '), platform: uad.platform, mobile: uad.mobile },
+        expected: 'brands, version, platform and mobile flag as in the User-Agent',
+      }
+    }
+    const s = raw.uaData
+    // Chromium 90+ has userAgentData on every secure page: its absence in a Blink UA is odd, not fatal.
+    if (pageClaim(navigator, server).engine === 'blink' && s?.ok === false && s.error.kind === 'unsupported') {
+      return { verdict: 'warn', observed: whyMissing(s), expected: 'navigator.userAgentData in a Chromium browser on a secure page' }
+    }
+    return na(whyMissing(s) || 'not a Chromium browser')
+  },
+})
+
+const VENDOR_OF: Record<string, string> = { blink: 'Google Inc.', webkit: 'Apple Computer, Inc.', gecko: '' }
+
+export const fpVendor = navCheck({
+  id: 'fp-vendor',
+  name: 'Vendor and vendor globals fit the engine',
+  source: 'client',
+  why: 'navigator.vendor is "Google Inc." in every Blink browser, "Apple Computer, Inc." in WebKit and empty in Gecko; window.chrome exists only in Blink. A Chrome UA with Firefox’s vendor (or the reverse) is another browser in disguise.',
+  ref: 'https://github.com/fingerprintjs/fingerprintjs/blob/master/src/sources/vendor_flavors.ts',
+  needs: ['navigator', 'vendorFlavours'],
+  judge: ({ navigator, vendorFlavours: { value: flav } }, { server }) => {
+    const ua = pageClaim(navigator, server)
+    const nav = navigator.value
+    const wantVendor = VENDOR_OF[ua.engine]
+    if (wantVendor === undefined) return na('the User-Agent names no known engine')
+    const problems: string[] = []
+    if (nav.vendor !== wantVendor) problems.push(`vendor "${nav.vendor}" (expected "${wantVendor}")`)
+    const hasChrome = flav.flavours.includes('chrome')
+    if (ua.engine === 'blink' && !hasChrome && !ua.mobile) problems.push('no window.chrome')
+    if (ua.engine === 'gecko' && hasChrome) problems.push('window.chrome in Firefox')
+    return {
+      verdict: problems.length ? 'fail' : 'pass',
+      observed: problems.length ? problems.join('; ') : { vendor: nav.vendor, flavours: flav.flavours },
+      expected: `vendor "${wantVendor}"${ua.engine === 'blink' ? ' and window.chrome' : ''}`,
+    }
+  },
+})

@@ -1,0 +1,20 @@
+// A bot-detector submission in exactly the interface spec's shape (no signals, as a client that
+// runs its own tests sends it) is scored from its `scoring` entries: one check per entry, each
+// judged as the client judged it, with the leak it reported as observed. PhantomJS is the same
+// finding as the page's own check, so it keeps that check's id and text.
+
+import { check, type Check, type CheckDef, type Verdict } from '../core/scoring'
+import { phantomjsTraces } from './framework-globals'
+
+const SPEC_SCORING: Record<'webdriver' | 'selenium' | 'phantomjs', CheckDef> = {
+  webdriver: { id: 'webdriver', name: 'No WebDriver flag', source: 'client', weight: 60, why: 'navigator.webdriver is true under WebDriver, CDP automation flags and headless launches.' },
+  selenium: { id: 'selenium', name: 'No Selenium traces', source: 'client', weight: 60, why: 'Selenium and chromedriver leave globals and document attributes behind.' },
+  phantomjs: { id: phantomjsTraces.id, name: phantomjsTraces.name, source: phantomjsTraces.source, weight: 60, why: phantomjsTraces.why },
+}
+
+/** Checks for a spec-shaped bot-detector submission: one per scoring entry. */
+export function checksFromSpecScoring(results: { scoring: Record<string, string>; leaks: Record<string, boolean> }): Check[] {
+  return (Object.keys(SPEC_SCORING) as Array<keyof typeof SPEC_SCORING>).map((k) =>
+    check(SPEC_SCORING[k], { verdict: results.scoring[k] as Verdict, observed: results.leaks[k], expected: 'false' }),
+  )
+}

@@ -1,0 +1,34 @@
+// Code a driver evaluates in the page carries its origin in stack frames: Puppeteer's
+// "pptr:" sourceURL, Playwright's UtilityScript. probes/signals/stack-leaks.ts wraps the DOM
+// lookups while the tests run and reads its callers' stacks.
+
+import type { BotDetectorSignals } from '../../common/signals/bot-detector'
+import { checkOn } from './define'
+
+/** Which framework a foreign stack frame points at: 'playwright', 'puppeteer', 'unknown-eval', or null. */
+export function frameworkOfFrame(frame: string): string | null {
+  if (/pptr:|__puppeteer_evaluation_script__/.test(frame)) return 'puppeteer'
+  // Playwright evaluates through its UtilityScript class, itself a script without a URL: code it
+  // runs later (waitForFunction's polling) keeps "eval at evaluate (:line:column)" frames.
+  if (/UtilityScript|__playwright_evaluation_script__|eval at evaluate \(:\d+:\d+\)/.test(frame)) return 'playwright'
+  if (/<anonymous>:\d+:\d+|eval at /.test(frame)) return 'unknown-eval'
+  return null
+}
+
+export const stackSourceUrl = checkOn<BotDetectorSignals>()({
+  id: 'stack-sourceurl',
+  name: 'No automation frames in stack traces',
+  source: 'client',
+  why: "Code a driver evaluates in the page carries its origin in stack frames: Puppeteer's \"pptr:\" sourceURL, Playwright's UtilityScript. The page wraps its DOM lookups while the tests run and reads the callers' stacks. Only calls made in that window are seen. Anonymous evaluated frames only warn: code typed into DevTools and main-world scripts of some extensions look the same.",
+  needs: ['stack'],
+  judge: ({ stack }) => {
+    const known = stack.frames.map((f) => [f, frameworkOfFrame(f)] as const).filter(([, k]) => k !== null)
+    const named = known.filter(([, k]) => k !== 'unknown-eval')
+    return {
+      verdict: named.length ? 'fail' : known.length ? 'warn' : 'pass',
+      observed: known.length ? (named.length ? named : known).map(([f]) => f).slice(0, 6) : `no automation frames in ${stack.calls} calls to ${stack.hooked} DOM lookups`,
+      expected: "no pptr:, UtilityScript or evaluated-code frames among the callers of the page's DOM lookups",
+      labels: named.map(([, k]) => k!),
+    }
+  },
+})

@@ -1,0 +1,29 @@
+import { describe, expect, test } from 'bun:test'
+import type { DisplayMedia, ScreenDisplaySignals, TouchSupport } from '../../common/signals/screen-display'
+import { runChecks } from '../core/judge'
+import type { ServerObservation } from '../core/tools/observation'
+import { touchConsistency } from './touch-consistency'
+
+const server: ServerObservation = { ip: '192.0.2.1', userAgent: '', headers: [], receivedAt: 0 }
+const ok = <T,>(value: T) => ({ ok: true as const, value, ms: 1 })
+const missing = { ok: false as const, error: { kind: 'unsupported' as const, message: 'not collected here' }, ms: 1 }
+
+function verdict(touch: TouchSupport, pointer: string, hover: string) {
+  const media: DisplayMedia = {
+    deviceWidthMatches: true, deviceHeightMatches: true, resolutionMatches: true, colorGamut: 'srgb', dynamicRange: 'standard',
+    pointer, hover, colorScheme: 'light', reducedMotion: false, forcedColors: false,
+  }
+  const s: ScreenDisplaySignals = { screen: missing, window: missing, visualViewport: missing, media: ok(media), touch: ok(touch) }
+  return runChecks([[touchConsistency, 10]], s, server, {}).checks[0]!.verdict
+}
+
+describe('touch-consistency', () => {
+  test('a desktop without touch and a phone with touch events pass', () => {
+    expect(verdict({ maxTouchPoints: 0, touchEvent: false }, 'fine', 'hover')).toBe('pass')
+    expect(verdict({ maxTouchPoints: 5, touchEvent: true }, 'coarse', 'none')).toBe('pass')
+  })
+
+  test('touch points with a fine hovering mouse and no touch events warns (emulation)', () => {
+    expect(verdict({ maxTouchPoints: 10, touchEvent: false }, 'fine', 'hover')).toBe('warn')
+  })
+})

@@ -1,0 +1,44 @@
+// navigator.userAgentData in the page: its brand list and its agreement with
+// navigator.userAgent. Both come from the browser build; Chromium exposes userAgentData in
+// secure contexts only. https://wicg.github.io/ua-client-hints/#interface
+
+import type { HttpHeadersSignals } from '../../common/signals/http-headers'
+import { brandsClaim, parseUserAgent, uaHintMismatches } from '../../common/user-agent'
+import { brandsText } from './client-hints'
+import { checkOn, na } from './define'
+import { securePage } from './secure-page'
+
+const check = checkOn<HttpHeadersSignals>()
+
+export const brandsGrease = check({
+  id: 'brands-grease',
+  name: 'Brand list contains a GREASE brand',
+  source: 'client',
+  why: 'Chromium adds a deliberately odd brand ("Not:A-Brand", "Not/A)Brand", …) to every brand list so servers cannot hard-code it. Hand-written brand lists in spoofing scripts usually lack it.',
+  ref: 'https://wicg.github.io/ua-client-hints/#grease',
+  needs: ['uaData'],
+  judge: ({ uaData }) => ({ verdict: brandsClaim(uaData.brands).grease ? 'pass' : 'fail', observed: uaData.brands.map((b) => b.brand).join(', '), expected: 'one GREASE brand such as "Not:A-Brand"' }),
+})
+
+export const navigatorUaVsUaData = check({
+  id: 'navigator-ua-vs-ua-data',
+  name: 'navigator.userAgent agrees with navigator.userAgentData',
+  source: 'client',
+  why: 'Both come from the browser build. A Chrome User-Agent without userAgentData in a secure context is Firefox or Safari behind a UA switcher; a different version, platform or mobile flag is a partial spoof.',
+  needs: ['navigator'],
+  uses: ['uaData', 'context'],
+  judge: ({ navigator, uaData, context }, { raw, missing }) => {
+    if (uaData) {
+      const m = uaHintMismatches(parseUserAgent(navigator.userAgent), uaData)
+      return { verdict: m.length ? 'fail' : 'pass', observed: m.length ? m : `agree: ${brandsText(uaData.brands)}; ${uaData.platform}; ${uaData.mobile ? 'mobile' : 'desktop'}`, expected: 'the same family, major version, OS and mobile flag' }
+    }
+    if (raw.uaData?.ok !== false || raw.uaData.error.kind !== 'unsupported') return na(missing('uaData'))
+    const c = parseUserAgent(navigator.userAgent)
+    const shouldHave = c.engine === 'blink' && (c.version ?? 0) >= 90 && securePage({ context, uaData })
+    return {
+      verdict: shouldHave ? 'fail' : 'pass',
+      observed: `no userAgentData; User-Agent claims ${c.family} ${c.version ?? ''}`.trim(),
+      expected: shouldHave ? 'navigator.userAgentData, which every Chromium 90+ has in secure contexts' : 'no userAgentData outside Chromium or secure contexts',
+    }
+  },
+})

@@ -1,0 +1,46 @@
+// The window around the page: a visible browser window is taller than its page (tabs, address
+// bar) and fits on its screen; headless windows have no chrome and keep an 800×600 screen.
+// https://developer.mozilla.org/docs/Web/API/Window/outerHeight
+
+import type { BotDetectorSignals } from '../../common/signals/bot-detector'
+import { checkOn } from './define'
+import { glRenderer, isSoftwareGl } from './software-gl'
+
+const botCheck = checkOn<BotDetectorSignals>()
+
+export const windowChrome = botCheck({
+  id: 'window-chrome',
+  name: 'Window has browser chrome around the page',
+  source: 'client',
+  why: 'A visible browser window is taller than its page (tabs, address bar); headless windows are not (outer == inner), and some report 0. Full-screen (F11) and kiosk windows are the known false positives, so equal sizes only warn; 0 fails.',
+  needs: ['window'],
+  judge: ({ window: win }) => {
+    const zero = win.outerWidth === 0 || win.outerHeight === 0
+    const same = win.outerWidth === win.innerWidth && win.outerHeight === win.innerHeight
+    return { verdict: zero ? 'fail' : same ? 'warn' : 'pass', observed: `outer ${win.outerWidth}×${win.outerHeight}, inner ${win.innerWidth}×${win.innerHeight}`, expected: 'outer window larger than the page' }
+  },
+})
+
+export const windowFitsScreen = botCheck({
+  id: 'window-fits-screen',
+  name: 'Window fits on the screen',
+  source: 'client',
+  why: 'Headless Chromium keeps an 800×600 screen whatever --window-size gives the window, and emulated viewports ignore the screen; a real window is at most a few pixels larger than the screen (Windows draws maximised borders just off-screen). A window stretched across two monitors is the known false positive.',
+  needs: ['window', 'screen'],
+  uses: ['webgl'],
+  judge: ({ window: win, screen: scr, webgl }) => {
+    // Against the whole screen, not the available area: full-screen windows cover the taskbar.
+    const over = Math.max(win.outerWidth - scr.width, win.outerHeight - scr.height)
+    // Headless geometry: a window without chrome that exactly fills a screen without a taskbar,
+    // drawn without a GPU. Each alone happens to people (full screen, auto-hidden docks, VMs),
+    // so it names headless without costing anything here.
+    const headlessGeometry =
+      win.outerWidth === win.innerWidth && win.outerHeight === win.innerHeight && scr.width === win.innerWidth && scr.height === win.innerHeight && scr.availWidth === scr.width && scr.availHeight === scr.height
+    return {
+      verdict: over > 32 ? 'fail' : 'pass',
+      observed: `outer ${win.outerWidth}×${win.outerHeight}, screen ${scr.width}×${scr.height}`,
+      expected: 'the window within the screen (32 px of slack)',
+      labels: headlessGeometry && webgl && isSoftwareGl(glRenderer(webgl)) ? ['headless'] : [],
+    }
+  },
+})

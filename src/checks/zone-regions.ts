@@ -1,0 +1,48 @@
+// The browser's time zone on its own and against the regions its Accept-Language names. A VPN
+// moves the address, never the machine's zone; servers, containers and fingerprint-resisting
+// browsers report UTC.
+
+import type { IntlZone } from '../../common/signals/timezone-geo'
+import type { SignalResult } from '../../common/signal'
+import { isUtcZone, languageRegion, zoneFitsRegions } from '../../common/tz-offset'
+import { parseAcceptLanguage, preferredTags } from '../core/accept-language'
+import { header, type ServerObservation } from '../core/tools/observation'
+import { checkOn, na } from './define'
+
+/** The signal these checks read: probes/signals/tz-zone.ts, as timezone-geo and vpn-detector collect it. */
+export interface ZoneSignals {
+  zone: SignalResult<IntlZone>
+}
+
+/** The regions the Accept-Language header names (de-AT → AT), in preference order. */
+export function acceptLanguageRegions(server: Pick<ServerObservation, 'headers'>): string[] {
+  const raw = header(server, 'accept-language')
+  const tags = raw === undefined ? [] : preferredTags(parseAcceptLanguage(raw))
+  return [...new Set(tags.map(languageRegion).filter((r): r is string => !!r))]
+}
+
+const zoneCheck = checkOn<ZoneSignals>()
+
+export const utcZone = zoneCheck({
+  id: 'utc-zone',
+  name: 'Time zone is a regional one',
+  source: 'client',
+  why: 'UTC is what servers, containers, cloud desktops, Tor Browser and Firefox resistFingerprinting report; people\'s machines are set to a regional zone. Some people do use UTC, so it only warns.',
+  needs: ['zone'],
+  judge: ({ zone }) => ({ verdict: isUtcZone(zone.timeZone) ? 'warn' : 'pass', observed: zone.timeZone || '(none)', expected: 'a regional zone such as Europe/Paris' }),
+})
+
+export const zoneVsAcceptLanguage = zoneCheck({
+  id: 'zone-vs-accept-language',
+  name: 'Time zone fits the Accept-Language regions',
+  source: 'server',
+  why: 'The regions of the languages the browser sends (de-AT → AT, de → DE) usually include its time zone or one with the same offsets. A mismatch alone is common (expatriates, English setups), so it only warns; with the IP country (zone-vs-ip-country) it shows which side a VPN changed.',
+  needs: ['zone'],
+  judge: ({ zone }, { server }) => {
+    if (isUtcZone(zone.timeZone)) return { ...na('a regional zone: UTC belongs to no region'), observed: zone.timeZone }
+    const regions = acceptLanguageRegions(server)
+    if (!regions.length) return { ...na('Accept-Language names no region'), observed: header(server, 'accept-language') ?? null }
+    const fits = zoneFitsRegions(zone.timeZone, regions, new Date(server.receivedAt).getUTCFullYear())
+    return { verdict: fits ? 'pass' : 'warn', observed: `${zone.timeZone}; Accept-Language regions ${regions.join(', ')}`, expected: `a zone of ${regions.join(', ')} or one with the same offsets` }
+  },
+})

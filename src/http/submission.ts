@@ -1,0 +1,79 @@
+// The one submission path, shared by POST /api/antibot/tasks (stores the task) and
+// POST /tools/:tool/report (renders the page's report): read the JSON body, observe the request
+// (nonce, listener evidence, trusted fingerprint headers), count how common the browser's
+// fingerprint is, and judge the results. Every expected failure is a value; submissionFailure
+// is the one place that words them, after the endpoint's own "Cannot …" prefix.
+
+import type { ToolId } from '../../common/tools'
+import { truncateIp } from '../core/ip-privacy'
+import { validateTaskInput, type TaskInput } from '../core/task-input'
+import type { ServerObservation } from '../core/tools/observation'
+import { bodyFailureStatus, readJson, type BodyFailure } from './body'
+import type { AppDeps } from './deps'
+import { countSeen } from './identity-count'
+import { believedFingerprintHeaders, observeSubmission } from './observe'
+
+export const MAX_TASK_BODY_BYTES = 64 * 1024
+
+export type SubmissionFailure =
+  | BodyFailure
+  | { code: 'nonce_used' }
+  | { code: 'invalid'; why: string }
+  | { code: 'wrong_tool'; tool: ToolId; page: string }
+
+export interface Submission {
+  input: TaskInput
+  observed: ServerObservation
+  /** The address as tasks store it: cut to its network under IP_TRUNCATE. */
+  ipAddress: string
+  /** browser-fingerprint's visitor id, for the task's `fingerprint` column. */
+  fingerprint: string | null
+}
+
+export type SubmissionResult = { ok: true; submission: Submission } | { ok: false; failure: SubmissionFailure }
+
+/** What each endpoint's texts start with. */
+export type SubmissionAction = 'Cannot create task' | 'Cannot render report'
+
+export function submissionFailure(f: SubmissionFailure, what: SubmissionAction): { status: 400 | 409 | 413 | 415 | 422; error: string } {
+  switch (f.code) {
+    case 'nonce_used':
+      return { status: 409, error: `${what}: this page's nonce was already used by another task; reload the page to run the tests again` }
+    case 'invalid':
+      return { status: 422, error: `${what}: ${f.why}` }
+    case 'wrong_tool':
+      return { status: 422, error: `${what}: the body is for tool '${f.tool}', not '${f.page}'` }
+    default:
+      return bodyFailureStatus(f, what)
+  }
+}
+
+type Server = Parameters<typeof believedFingerprintHeaders>[0]
+
+/**
+ * `submit` judges a submission to store; `report` judges it again for the page's report, after
+ * the page has stored it: its nonce is used by then (observeSubmission takes that as valid), and
+ * the fingerprint is counted as of that task, without it and anything stored after it.
+ * `page`: the tool the report URL names; a body for another tool is refused.
+ */
+export async function readSubmission(
+  deps: Pick<AppDeps, 'db' | 'judge' | 'ipTruncate' | 'log' | 'trustedProxies' | 'tlsFingerprintHeaders'>,
+  args: { request: Request; server: Server; ip: string; now: Date; purpose: 'submit' | 'report'; page?: string },
+): Promise<SubmissionResult> {
+  const { db } = deps
+  const { request, now, purpose } = args
+  const read = await readJson(request, MAX_TASK_BODY_BYTES)
+  if (!read.ok) return { ok: false, failure: read.failure }
+  const body = read.value
+  const observed = await observeSubmission(db, { request, ip: args.ip, now, body, purpose, fingerprintHeaders: believedFingerprintHeaders(args.server, request, deps) })
+  if (observed.nonce === 'used') return { ok: false, failure: { code: 'nonce_used' } }
+  // Judged on the full address; stored cut to its network when IP_TRUNCATE is set.
+  const ipAddress = deps.ipTruncate ? truncateIp(observed.ip) : observed.ip
+  const { nonce } = (body ?? {}) as { nonce?: unknown }
+  const asOfNonce = purpose === 'report' && observed.nonce === 'valid' && typeof nonce === 'string' ? nonce : undefined
+  const seen = await countSeen(db, { body, excludeIp: ipAddress, now, asOfNonce, log: deps.log })
+  const input = validateTaskInput(body, observed, { ...deps.judge, fingerprintSeen: seen.fingerprintSeen })
+  if (!input.ok) return { ok: false, failure: { code: 'invalid', why: input.why } }
+  if (args.page !== undefined && input.value.tool !== args.page) return { ok: false, failure: { code: 'wrong_tool', tool: input.value.tool, page: args.page } }
+  return { ok: true, submission: { input: input.value, observed, ipAddress, fingerprint: seen.fingerprint } }
+}

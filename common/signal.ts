@@ -21,8 +21,8 @@ export function Signal<T extends TSchema>(value: T) {
 export type SignalResult<T> = { ok: true; value: T; ms: number } | { ok: false; error: Static<typeof SignalErrorSchema>; ms: number }
 
 /** The value when the signal succeeded, else undefined. */
-export function valueOf<T>(s: SignalResult<T> | undefined): T | undefined {
-  return s && s.ok ? s.value : undefined
+export function signalValue<T>(s: SignalResult<T> | undefined): T | undefined {
+  return s?.ok ? s.value : undefined
 }
 
 /** A short text for a signal that has no value, e.g. "unsupported: no OfflineAudioContext". */

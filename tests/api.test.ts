@@ -209,7 +209,7 @@ describe.each(testDrivers())('task API on %s', (driver) => {
     test('401 for a malformed key: changed character, truncated, wrong prefix, not Bearer', async () => {
       const { key } = await makeKey(tdb.db, { limit: 10 })
       const changed = key.slice(0, 10) + (key[10] === 'a' ? 'b' : 'a') + key.slice(11)
-      for (const bad of [changed, key.slice(0, -1), 'xx_' + key.slice(3), 'not a key']) {
+      for (const bad of [changed, key.slice(0, -1), `xx_${key.slice(3)}`, 'not a key']) {
         await expectError(await fetchTask(taskId, bad, 'query'), 401, UNAUTHORIZED)
         await expectError(await fetchTask(taskId, bad, 'header'), 401, UNAUTHORIZED)
       }
@@ -282,7 +282,7 @@ describe.each(testDrivers())('task API on %s', (driver) => {
 
     test('404 for task ids that are not UUIDs, never a 5xx', async () => {
       const { key } = await makeKey(tdb.db, { limit: 10 })
-      for (const id of ['not-a-uuid', '123', taskId + '0', taskId.slice(1), taskId.replace(/-/g, ''), "x'%20or%201=1--", '%zz', '%00', 'a'.repeat(500)]) {
+      for (const id of ['not-a-uuid', '123', `${taskId}0`, taskId.slice(1), taskId.replace(/-/g, ''), "x'%20or%201=1--", '%zz', '%00', 'a'.repeat(500)]) {
         await expectError(await fetchTask(id, key), 404, NOT_FOUND)
       }
     })
@@ -386,7 +386,7 @@ describe.each(testDrivers())('task API on %s', (driver) => {
 
     test('401 without a token, with a wrong token or scheme', async () => {
       await expectError(await admin('GET', '/plans', undefined, null), 401, /ADMIN_TOKEN/)
-      await expectError(await admin('GET', '/plans', undefined, ADMIN + 'x'), 401)
+      await expectError(await admin('GET', '/plans', undefined, `${ADMIN}x`), 401)
       await expectError(await admin('GET', '/plans', undefined, ADMIN.slice(0, -1)), 401)
       await expectError(await admin('POST', '/plans', { name: 'sneaky', monthly_limit: 1 }, 'wrong'), 401)
       const basic = await app.handle(new Request(`${BASE}/api/admin/plans`, { headers: { authorization: `Basic ${ADMIN}` } }))

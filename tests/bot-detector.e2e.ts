@@ -99,9 +99,9 @@ test('headless Chromium dressed up as a Windows Chrome by stealth patches is sti
     await page.addInitScript(() => {
       const native = Function.prototype.toString
       const fakes = new WeakMap<object, string>()
-      const toString = new Proxy(native, { apply: (t, self, args) => fakes.get(self) ?? Reflect.apply(t, self, args) })
-      fakes.set(toString, 'function toString() { [native code] }')
-      Function.prototype.toString = toString
+      const fakeToString = new Proxy(native, { apply: (t, self, args) => fakes.get(self) ?? Reflect.apply(t, self, args) })
+      fakes.set(fakeToString, 'function toString() { [native code] }')
+      Function.prototype.toString = fakeToString
       const redefine = (proto: object, prop: string, value: unknown) => {
         const d = Object.getOwnPropertyDescriptor(proto, prop)!
         const get = new Proxy(d.get!, { apply: () => value })

@@ -10,6 +10,7 @@ import { TOOL_IDS } from '../common/tools'
 import { buildTestApp, makeKey, specBotResults } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 
+// biome-ignore lint/suspicious/noExplicitAny: the test walks an arbitrary OpenAPI document.
 type Json = Record<string, any>
 
 const BASE = 'http://localhost'

@@ -44,8 +44,8 @@ test('a stealth-style Proxy on permissions.query is caught', async ({ page }) =>
       },
     })
     Permissions.prototype.query = proxy
-    const toString = Function.prototype.toString
-    Function.prototype.toString = new Proxy(toString, {
+    const nativeToString = Function.prototype.toString
+    Function.prototype.toString = new Proxy(nativeToString, {
       apply(target, that, args) {
         return Reflect.apply(target, that === proxy ? query : that, args)
       },

@@ -5,7 +5,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Bool, List, NBool, NNum, NStr, Num, Str } from '../shorthands'
 import { Signal } from '../signal'
 import { ScopeSnapshotSchema } from './scope'
-import { BrandListSchema, NavigatorIdentitySchema, NotificationPermissionSchema, TlsEvidenceProbeSchema } from './shared'
+import { NavigatorIdentitySchema, NotificationPermissionSchema, TlsEvidenceProbeSchema } from './shared'
 
 /** probes/signals/api-lies.ts: native getters and methods put through six tests. */
 export const ApiLieSchema = Type.Object({ api: Str(100), tests: List(20, 8) })

@@ -7,7 +7,13 @@ import { ProbeError } from './probe-error'
 function gated<T>(value: T) {
   let open!: () => void
   const opened = new Promise<void>((r) => (open = r))
-  return { source: async () => (await opened, value), open }
+  return {
+    source: async () => {
+      await opened
+      return value
+    },
+    open,
+  }
 }
 
 describe('runSource', () => {

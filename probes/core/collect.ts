@@ -48,6 +48,6 @@ export async function collect<S extends Sources>(sources: S, timeoutMs = 3000): 
   const names = Object.keys(sources)
   const results = await Promise.all(names.map((n) => runSource(sources[n]!, timeoutMs)))
   const out: Record<string, unknown> = {}
-  names.forEach((n, i) => (out[n] = results[i]))
+  for (const [i, n] of names.entries()) out[n] = results[i]
   return out as Collected<S>
 }

@@ -6,10 +6,10 @@
 export function mathFingerprint(): Record<string, number> {
   const M = Math
   return {
-    acos: M.acos(0.123124234234234242),
+    acos: M.acos(0.12312423423423424),
     acosh: M.acosh(1e308),
     acoshPf: M.log(1e154 + M.sqrt(1e154 * 1e154 - 1)),
-    asin: M.asin(0.123124234234234242),
+    asin: M.asin(0.12312423423423424),
     asinh: M.asinh(1),
     asinhPf: M.log(1 + M.sqrt(2)),
     atanh: M.atanh(0.5),

@@ -25,6 +25,6 @@ export async function permissionRegistry(names: readonly string[]): Promise<Perm
   const control = `xq-${Math.random().toString(36).slice(2, 10)}`
   const answers = await Promise.all([...names, control].map(ask))
   const results: Record<string, QueryOutcome> = {}
-  names.forEach((n, i) => (results[n] = answers[i]!))
+  for (const [i, n] of names.entries()) results[n] = answers[i]!
   return { results, control: answers[names.length]! }
 }

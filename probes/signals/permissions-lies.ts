@@ -40,7 +40,7 @@ export async function permissionsLies(): Promise<PermissionsLies> {
   if (!P || typeof fn !== 'function') return { query: navigator.permissions ? ['missing-on-prototype'] : [], status }
 
   if (!isNativeFunction(fn, 'query')) query.push('toString')
-  if (Object.prototype.hasOwnProperty.call(fn, 'toString')) query.push('own-toString')
+  if (Object.hasOwn(fn, 'toString')) query.push('own-toString')
   if ('prototype' in fn) query.push('prototype')
   if (Object.getOwnPropertyNames(fn).sort().join() !== 'length,name') query.push('own-keys')
   if (!throwsTypeError(() => new (fn as unknown as new () => unknown)())) query.push('new')
@@ -48,7 +48,7 @@ export async function permissionsLies(): Promise<PermissionsLies> {
   if (!d!.writable || !d!.enumerable || !d!.configurable) query.push('descriptor')
   if (navigator.permissions !== undefined && Object.getOwnPropertyNames(navigator.permissions).length) query.push('instance-props')
   const getter = Object.getOwnPropertyDescriptor(Navigator.prototype, 'permissions')?.get
-  if (!getter || !isNativeFunction(getter, 'permissions') || Object.prototype.hasOwnProperty.call(navigator, 'permissions')) query.push('getter')
+  if (!getter || !isNativeFunction(getter, 'permissions') || Object.hasOwn(navigator, 'permissions')) query.push('getter')
   if (!isNativeFunction(Function.prototype.toString, 'toString')) query.push('fn-toString')
   try {
     await fn.call({}, { name: 'geolocation' })

@@ -50,7 +50,7 @@ export function watchStackLeaks(windowMs = 500): () => Promise<StackLeaks> {
   }
   return async () => {
     await new Promise((r) => setTimeout(r, Math.max(0, started + windowMs - Date.now())))
-    restore.forEach((r) => r())
+    for (const r of restore) r()
     return { hooked: restore.length, calls, frames: [...frames] }
   }
 }

@@ -13,8 +13,10 @@ function works(f: () => unknown): boolean {
 export function storageAvailability() {
   const cookies = works(() => {
     const name = `fp_probe_${Date.now()}`
+    // biome-ignore lint/suspicious/noDocumentCookie: the probe asks whether document.cookie can be written; the Cookie Store API is missing in Firefox and Safari.
     document.cookie = `${name}=1; SameSite=Strict`
     const ok = document.cookie.includes(`${name}=1`)
+    // biome-ignore lint/suspicious/noDocumentCookie: removes the cookie written above.
     document.cookie = `${name}=1; SameSite=Strict; expires=Thu, 01 Jan 1970 00:00:00 GMT`
     return ok
   })

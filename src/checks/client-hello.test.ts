@@ -33,14 +33,14 @@ describe('ja4, ja3, tls-parameters, transport-tls', () => {
     const r = run(CHROME_UA, curl)
     for (const id of ['ja4', 'ja3', 'tls-parameters']) expect(r[id]!.verdict, id).toBe('fail')
     expect(r['tls-parameters']!.observed).toContain('no GREASE')
-    expect(run('curl/7.88.1', curl)['ja4']!.verdict).toBe('pass')
+    expect(run('curl/7.88.1', curl).ja4!.verdict).toBe('pass')
   })
   test('GREASE under a Firefox claim fails the parameters', () => {
     expect(run(FIREFOX_UA, filed('tls-chromium-ip.hex', 'h2-chromium.hex'))['tls-parameters']!.observed).toContain('GREASE values (Firefox sends none)')
   })
   test("without a record they are na and say what the page's probe saw", () => {
     const r = run(CHROME_UA, [], probe(false))
-    expect(r['ja4']).toMatchObject({ verdict: 'na', observed: expect.stringContaining('could not reach port 8443') })
+    expect(r.ja4).toMatchObject({ verdict: 'na', observed: expect.stringContaining('could not reach port 8443') })
     expect(r['transport-tls']).toMatchObject({ verdict: 'na', expected: expect.stringContaining('TLS_PORT') })
   })
 })

@@ -42,6 +42,7 @@ export interface CheckEnv<S> {
   raw: Partial<S>
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a check list holds checks over different signal types; `any` erases them there (tools/types.ts keeps the typed view).
 export interface CheckDefinition<S = any, N extends keyof S = any, U extends keyof S = any> {
   id: string
   /** Short human title, said as what a consistent browser does. */

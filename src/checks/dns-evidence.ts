@@ -4,7 +4,7 @@
 // missing. The names carry the page nonce, so every query here is this page's, whatever nonce
 // the page says it used.
 
-import { valueOf, whyMissing, type SignalResult } from '../../common/signal'
+import { signalValue, whyMissing, type SignalResult } from '../../common/signal'
 import type { DnsLookups } from '../../common/signals/dns-leak'
 import { normalizeIp } from '../core/ip'
 import { ipScope } from '../core/ip-scope'
@@ -59,7 +59,7 @@ export function dnsQueriesOf(items: unknown[]): DnsQuery[] {
  */
 export function dnsEvidenceOf(s: { lookups?: SignalResult<DnsLookups> | undefined }, server: ServerObservation, ctx?: JudgeContext): DnsEvidence | null {
   const queries = dnsQueriesOf(evidenceOf(server, 'dns'))
-  if (!queries.length && (!valueOf(s.lookups) || server.nonce === undefined)) return null
+  if (!queries.length && (!signalValue(s.lookups) || server.nonce === undefined)) return null
   const lookupIp = ctx?.lookupIp
   if (!lookupIp) return { queries }
   const networks: Record<string, NetworkInfo> = {}
@@ -99,7 +99,7 @@ export function resolverEvidence(
   if (!evidence.queries.length && state !== undefined && state !== 'valid' && state !== 'used') {
     return { ok: false, outcome: { ...na('a submission with the page\'s live nonce (<body data-nonce>): the DNS server files the resolvers it sees under it'), observed: `page nonce ${state}` } }
   }
-  if (!evidence.queries.length && !valueOf(raw.lookups)) return { ok: false, outcome: na(`the page made no lookups (${whyMissing(raw.lookups)})`) }
+  if (!evidence.queries.length && !signalValue(raw.lookups)) return { ok: false, outcome: na(`the page made no lookups (${whyMissing(raw.lookups)})`) }
   return { ok: true, evidence, clientIp, client }
 }
 

@@ -53,7 +53,7 @@ export const resolverNetwork = dnsCheck({
       const l = label(ip, evidence)
       if (n?.asn != null && n.asn === clientNet.asn) return { ip, verdict: 'pass' as const, why: 'same network as the HTTP address' }
       if (l) return { ip, verdict: 'pass' as const, why: `public resolver (${l.provider.name})` }
-      if (!n || !n.country || !clientNet.country) return { ip, verdict: 'warn' as const, why: 'network unknown' }
+      if (!n?.country || !clientNet.country) return { ip, verdict: 'warn' as const, why: 'network unknown' }
       if (n.country !== clientNet.country) return { ip, verdict: 'fail' as const, why: `other country (${n.country}, HTTP address in ${clientNet.country})` }
       return { ip, verdict: 'warn' as const, why: `other network (AS${n.asn ?? '?'}) in the same country` }
     })

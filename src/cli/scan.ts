@@ -23,7 +23,7 @@ async function main(): Promise<number> {
     const page = await browser.newPage()
     const url = `${baseUrl}/tools/${tool}`
     const res = await page.goto(url)
-    if (!res || !res.ok()) {
+    if (!res?.ok()) {
       console.error(`scan: ${url} answered ${res?.status() ?? 'nothing'}`)
       return EXIT.failure
     }

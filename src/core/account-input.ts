@@ -12,6 +12,7 @@ export const DEFAULT_KEY_NAME = 'default'
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/
 // C0 and C1 control characters, DEL, and the Unicode line and paragraph separators.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's purpose.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
 
 export type FieldErrors<F extends string> = Partial<Record<F, string>>

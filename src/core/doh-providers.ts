@@ -109,7 +109,8 @@ export const DOH_PROVIDERS: readonly DohProvider[] = [
 
 let prefixes: Array<readonly [Cidr, DohProvider]> | undefined
 function compiled(): Array<readonly [Cidr, DohProvider]> {
-  return (prefixes ??= DOH_PROVIDERS.flatMap((p) => p.serviceAddresses.map((a) => [parseCidr(a)!, p] as const)))
+  prefixes ??= DOH_PROVIDERS.flatMap((p) => p.serviceAddresses.map((a) => [parseCidr(a)!, p] as const))
+  return prefixes
 }
 
 /** The provider whose service address (or prefix) this is, else null. */

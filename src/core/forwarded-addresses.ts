@@ -86,9 +86,12 @@ export function proxyEvidence(obs: Pick<ServerObservation, 'headers' | 'ip'>): P
     foreign.push({ header, address: normalizeIp(address), scope })
   }
   // Only the client's side of X-Forwarded-For: the entries right of the client are our hops.
-  xff.slice(0, clientAt >= 0 ? clientAt : xff.length).forEach((a) => add('x-forwarded-for', a))
+  for (const a of xff.slice(0, clientAt >= 0 ? clientAt : xff.length)) add('x-forwarded-for', a)
   // Via names proxies, not clients: the service's own proxy may add one, so only count it
   // when no trusted hop is involved.
-  for (const [n, v] of headers) if (n !== 'x-forwarded-for' && !(n === 'via' && clientAt >= 0)) addressesIn(n, v).forEach((a) => add(n, a))
+  for (const [n, v] of headers) {
+    if (n === 'x-forwarded-for' || (n === 'via' && clientAt >= 0)) continue
+    for (const a of addressesIn(n, v)) add(n, a)
+  }
   return { headers, foreign, viaServiceProxy: clientAt >= 0 }
 }

@@ -45,7 +45,8 @@ const RANGES: ReadonlyArray<readonly [string, IpScope]> = [
 
 let compiled: Array<readonly [Cidr, IpScope]> | undefined
 function ranges(): Array<readonly [Cidr, IpScope]> {
-  return (compiled ??= RANGES.map(([c, s]) => [parseCidr(c)!, s] as const))
+  compiled ??= RANGES.map(([c, s]) => [parseCidr(c)!, s] as const)
+  return compiled
 }
 
 const NAT64 = parseCidr('64:ff9b::/96')!

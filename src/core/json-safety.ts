@@ -32,7 +32,7 @@ export function findJsonProblem(root: unknown, maxDepth = MAX_DEPTH): JsonProble
       if (depth > maxDepth) return { path: path || '(body)', problem: `nesting is deeper than ${maxDepth} levels` }
       const children: Array<{ value: unknown; path: string; depth: number }> = []
       if (Array.isArray(value)) {
-        value.forEach((v, i) => children.push({ value: v, path: pathOf(path, i), depth: depth + 1 }))
+        for (const [i, v] of value.entries()) children.push({ value: v, path: pathOf(path, i), depth: depth + 1 })
       } else {
         for (const [k, v] of Object.entries(value)) {
           const p = badString(k)

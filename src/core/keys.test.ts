@@ -82,18 +82,18 @@ describe('isWellFormedApiKey', () => {
   test('rejects a truncated or extended key', () => {
     expect(isWellFormedApiKey(key.slice(0, -1))).toBe(false)
     expect(isWellFormedApiKey(key.slice(0, 20))).toBe(false)
-    expect(isWellFormedApiKey(key + 'a')).toBe(false)
+    expect(isWellFormedApiKey(`${key}a`)).toBe(false)
     expect(isWellFormedApiKey('')).toBe(false)
   })
 
   test('rejects a wrong prefix even with a valid body and checksum', () => {
-    expect(isWellFormedApiKey('xy_' + key.slice(3))).toBe(false)
-    expect(isWellFormedApiKey('AB_' + key.slice(3))).toBe(false)
+    expect(isWellFormedApiKey(`xy_${key.slice(3)}`)).toBe(false)
+    expect(isWellFormedApiKey(`AB_${key.slice(3)}`)).toBe(false)
   })
 
   test('rejects characters outside base62', () => {
-    expect(isWellFormedApiKey(key.slice(0, 10) + '-' + key.slice(11))).toBe(false)
-    expect(isWellFormedApiKey(key.slice(0, 10) + 'é' + key.slice(11))).toBe(false)
+    expect(isWellFormedApiKey(`${key.slice(0, 10)}-${key.slice(11)}`)).toBe(false)
+    expect(isWellFormedApiKey(`${key.slice(0, 10)}é${key.slice(11)}`)).toBe(false)
   })
 })
 

@@ -35,5 +35,5 @@ export function monthWindowSeconds(now: Date): number {
 
 /** `YYYY-MM-DDTHH:MM:SS+00:00`, the spec's created_at form (UTC, no fractional seconds). */
 export function formatTimestamp(d: Date): string {
-  return d.toISOString().slice(0, 19) + '+00:00'
+  return `${d.toISOString().slice(0, 19)}+00:00`
 }

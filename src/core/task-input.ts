@@ -22,7 +22,7 @@ export type TaskInputResult = { ok: true; value: TaskInput } | { ok: false; why:
 
 const fail = (why: string): TaskInputResult => ({ ok: false, why })
 
-function describe(v: unknown): string {
+function describeValue(v: unknown): string {
   if (v === null) return 'null'
   if (Array.isArray(v)) return 'an array'
   return typeof v === 'object' ? 'an object' : `a ${typeof v}`
@@ -36,7 +36,7 @@ const NO_OBSERVATION: ServerObservation = { ip: 'unknown', userAgent: '', header
  */
 export function validateTaskInput(body: unknown, server: ServerObservation = NO_OBSERVATION, ctx: JudgeContext = {}): TaskInputResult {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    return fail(`the body must be a JSON object with "tool" and "results", got ${describe(body)}`)
+    return fail(`the body must be a JSON object with "tool" and "results", got ${describeValue(body)}`)
   }
   const problem = findJsonProblem(body)
   if (problem) return fail(`${problem.path}: ${problem.problem}`)
@@ -45,13 +45,13 @@ export function validateTaskInput(body: unknown, server: ServerObservation = NO_
     if (!ALLOWED_FIELDS.has(key)) return fail(`unknown field ${JSON.stringify(key)} (allowed: "tool", "results", "nonce")`)
   }
   const { tool, results, nonce } = record
-  if (nonce !== undefined && typeof nonce !== 'string') return fail(`"nonce" must be a string, got ${describe(nonce)}`)
+  if (nonce !== undefined && typeof nonce !== 'string') return fail(`"nonce" must be a string, got ${describeValue(nonce)}`)
   if (tool === undefined) return fail('"tool" is required')
-  if (typeof tool !== 'string') return fail(`"tool" must be a string, got ${describe(tool)}`)
+  if (typeof tool !== 'string') return fail(`"tool" must be a string, got ${describeValue(tool)}`)
   if (!isToolId(tool)) return fail(`unknown tool ${JSON.stringify(tool)}`)
   if (results === undefined) return fail('"results" is required')
   if (results === null || typeof results !== 'object' || Array.isArray(results)) {
-    return fail(`"results" must be an object, got ${describe(results)}`)
+    return fail(`"results" must be an object, got ${describeValue(results)}`)
   }
   const assembled = assembleResults(tool, results as Record<string, unknown>, server, ctx)
   if (!assembled.ok) return fail(assembled.error)

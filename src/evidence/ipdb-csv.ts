@@ -270,6 +270,7 @@ export function buildAsnTables(csv: { readonly v4: string; readonly v6: string }
   const v4 = readRanges(csv.v4, 1, names.v4, reader(csv.v4, names.v4))
   const v6 = readRanges(csv.v6, 4, names.v6, reader(csv.v6, names.v6))
   const utf8 = new TextDecoder()
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is every byte outside ASCII, control characters included.
   const decoded = orgs.map((o) => (/[^\x00-\x7f]/.test(o) ? utf8.decode(Uint8Array.from(o, (c) => c.charCodeAt(0))) : o))
   return { tables: { v4: v4.table, v6: v6.table, asn: asns.slice(0, orgs.length), org: decoded }, stats: { v4: v4.stats, v6: v6.stats } }
 }

@@ -137,7 +137,7 @@ describe('attribution', () => {
     expect(asn['DBIP-LICENSE']).toContain('Creative Commons Attribution 4.0')
     expect(asn['DBIP-LICENSE']).toContain("<a href='https://db-ip.com'>IP Geolocation by DB-IP</a>")
     expect(asn['ROUTEVIEWS-LICENSE']).toContain('Creative Commons Attribution 4.0')
-    expect(asn['NRO_LICENSE']).toContain('Creative Commons Attribution 4.0')
+    expect(asn.NRO_LICENSE).toContain('Creative Commons Attribution 4.0')
     const country = await files('@ip-location-db/geo-whois-asn-country')
     expect(Object.keys(country)).toEqual(['NRO_LICENSE'])
     expect(db.packages.map((p) => p.licence)).toEqual(['SEE LICENSE IN ROUTEVIEWS-LICENSE and DBIP-LICENSE (CC-BY-4.0)', 'CC0-1.0'])

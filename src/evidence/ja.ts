@@ -63,15 +63,15 @@ export interface Ja4 {
 export type Ja4Transport = 't' | 'q' | 'd'
 
 const VERSION_CODES: Record<number, string> = {
-  0x0304: '13',
-  0x0303: '12',
-  0x0302: '11',
-  0x0301: '10',
-  0x0300: 's3',
-  0x0002: 's2',
-  0xfeff: 'd1',
-  0xfefd: 'd2',
-  0xfefc: 'd3',
+  772: '13',
+  771: '12',
+  770: '11',
+  769: '10',
+  768: 's3',
+  2: 's2',
+  65279: 'd1',
+  65277: 'd2',
+  65276: 'd3',
 }
 
 /** The highest non-GREASE supported_versions entry when the extension is there, else legacy_version. */

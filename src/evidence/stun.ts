@@ -315,7 +315,7 @@ export interface StunBuild {
 
 function transactionBytes(id: Uint8Array | string): Uint8Array {
   const b = typeof id === 'string' ? fromHex(id) : id
-  if (!b || b.length !== 12) throw new Error('Cannot build a STUN message: the transaction ID must be 12 bytes')
+  if (b?.length !== 12) throw new Error('Cannot build a STUN message: the transaction ID must be 12 bytes')
   return b
 }
 

@@ -102,7 +102,7 @@ describe('parseClientHello on captured hellos', () => {
     const sni = h.extensions[0]!
     expect(sni.type).toBe(0)
     // server_name_list(16) host_name(0) length(13) "evidence.test"
-    expect(sni.data).toBe('001000000d' + toHex(new TextEncoder().encode('evidence.test')))
+    expect(sni.data).toBe(`001000000d${toHex(new TextEncoder().encode('evidence.test'))}`)
   })
 })
 

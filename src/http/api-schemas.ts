@@ -4,7 +4,7 @@
 // (src/http/openapi.ts) publishes all of them as components.
 
 import { Type, type TSchema } from '@sinclair/typebox'
-import { BotDetectorSpecResults, resultsSchema, storedResultsSchema } from '../core/results'
+import { BotDetectorSpecResults, resultsSchema, } from '../core/results'
 import { TOOLS, type ToolId } from '../../common/tools'
 
 /** Points at a published component; the document's test checks that every reference resolves. */
@@ -79,7 +79,7 @@ export const SignalsSubmission = Type.Object(
 
 /** Component name of a tool's stored results, e.g. `ScreenDisplayResults`. */
 function resultsComponentName(tool: ToolId): string {
-  return tool.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase()) + 'Results'
+  return `${tool.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase())}Results`
 }
 
 /**

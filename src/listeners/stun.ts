@@ -81,7 +81,7 @@ export async function startStunListener(
       send(step.reply)
       if (step.binding) {
         const tie = ties.get(sourceKey)
-        if (tie && tie.nonce && now.getTime() - tie.at < TIE_MS) await file(tie.nonce, 'stun', source, base, now)
+        if (tie?.nonce && now.getTime() - tie.at < TIE_MS) await file(tie.nonce, 'stun', source, base, now)
         else remember(ties, sourceKey, { nonce: '', at: now.getTime() }) // a Binding seen first: filed once the Allocate ties it
       }
       return

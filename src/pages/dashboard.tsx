@@ -7,15 +7,14 @@
 import type { FieldErrors } from '../core/account-input'
 import { DEFAULT_KEY_NAME } from '../core/account-input'
 import { sumByDay } from '../core/chart'
-import { formatTimestamp, daysInMonth } from '../core/month'
+import { daysInMonth } from '../core/month'
 import type { Plan } from '../core/quota'
 import type { DashboardKey } from '../../db/dashboard'
 import type { AssetStore } from '../http/assets'
 import { HTMX_CONFIG } from '../http/htmx'
-import { CSRF_FIELD } from '../http/web-session'
 import { Layout } from './layout'
 import { UsageChart } from './usage-chart'
-import { Csrf, Usage, KeyRow, DeleteConfirmRow } from './key-row'
+import { Csrf, KeyRow, DeleteConfirmRow } from './key-row'
 
 export interface NewKey {
   name: string

@@ -36,7 +36,7 @@ function securityText(doc: ApiDocument, op: ApiOperation): string {
     if (s.type === 'http') return `${name} (Authorization: ${s.scheme === 'bearer' ? 'Bearer' : s.scheme} …)`
     return name
   }
-  return op.security.map((req) => Object.keys(req).map(describe).join(' and ')).join(', or ') + '.'
+  return `${op.security.map((req) => Object.keys(req).map(describe).join(' and ')).join(', or ')}.`
 }
 
 function Operation(props: { doc: ApiDocument; entry: Entry }): JSX.Element {

@@ -2,7 +2,7 @@
 // One row of the dashboard's keys table (src/pages/dashboard.tsx): status, use this month,
 // the expiry form and the delete confirmation, each a plain form that htmx upgrades.
 
-import { formatTimestamp, daysInMonth } from '../core/month'
+import { formatTimestamp, } from '../core/month'
 import type { DashboardKey } from '../../db/dashboard'
 import { CSRF_FIELD } from '../http/web-session'
 

@@ -1,5 +1,19 @@
-// autocannon ships no types; the benchmark uses its callback API with loosely typed results.
+// autocannon ships no types; these are the parts of its callback API the benchmark uses.
 declare module 'autocannon' {
-  const autocannon: (opts: Record<string, unknown>, cb: (err: Error | null, result: any) => void) => unknown
+  export interface AutocannonRequest {
+    method?: string
+    path?: string
+    headers?: Record<string, string>
+    body?: string
+    setupRequest?: (req: AutocannonRequest) => AutocannonRequest
+  }
+  export interface AutocannonResult {
+    requests: { average: number }
+    latency: { p50: number; p99: number }
+    errors: number
+    timeouts: number
+    non2xx: number
+  }
+  const autocannon: (opts: Record<string, unknown>, cb: (err: Error | null, result: AutocannonResult) => void) => unknown
   export default autocannon
 }

@@ -24,7 +24,7 @@ const server = Bun.serve({
       if (!key) return json('{"error":"Valid API key required."}', 401)
       const hash = createHash('sha256').update(key).digest('hex')
       const now = new Date()
-      const month = now.toISOString().slice(0, 8) + '01'
+      const month = `${now.toISOString().slice(0, 8)}01`
       const day = now.getUTCDate()
       const [row] = await sql`
         with k as (select ak.id, p.monthly_limit from api_keys ak join plans p on p.id = ak.plan_id

@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import autocannon from 'autocannon'
+import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autocannon'
 import postgres from 'postgres'
 import { openPostgres, openPglite } from '../../db/client'
 import { ensureAccount } from '../../db/accounts'
@@ -100,7 +100,7 @@ function load(url: string, kind: 'get' | 'post', data: { keys: string[]; ids: st
           kind === 'get'
             ? {
                 method: 'GET',
-                setupRequest: (req: any) => {
+                setupRequest: (req: AutocannonRequest) => {
                   n++
                   req.path = `/api/antibot/tasks/${data.ids[n % data.ids.length]}`
                   req.headers = { authorization: `Bearer ${data.keys[n % data.keys.length]}` }
@@ -109,8 +109,8 @@ function load(url: string, kind: 'get' | 'post', data: { keys: string[]; ids: st
               }
             : { method: 'POST', path: '/api/antibot/tasks', headers: { 'content-type': 'application/json' }, body: POST_BODY },
         ],
-      } as any,
-      (err: Error | null, r: any) => {
+      },
+      (err: Error | null, r: AutocannonResult) => {
         if (err) return reject(err)
         // Every GET must be a 200 (valid keys, existing tasks, a limit that is never reached)
         // and every POST a 201: any other status counts as an error.

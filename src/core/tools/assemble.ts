@@ -5,7 +5,7 @@
 import { checksFromSpecScoring } from '../../checks/spec-scoring'
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { TypeGuard, type TSchema } from '@sinclair/typebox'
-import { check, summarize, type Check, type CheckDef } from '../scoring'
+import { summarize, type Check, } from '../scoring'
 import { consistencyOf } from '../consistency'
 import { formatTimestamp } from '../month'
 import { BotDetectorSpecResults } from '../results'
@@ -19,7 +19,10 @@ export type AssembleResult = { ok: true; results: Record<string, unknown>; score
 const compiled = new Map<string, TypeCheck<TSchema>>()
 function compile(key: string, schema: TSchema): TypeCheck<TSchema> {
   let c = compiled.get(key)
-  if (!c) compiled.set(key, (c = TypeCompiler.Compile(schema)))
+  if (!c) {
+    c = TypeCompiler.Compile(schema)
+    compiled.set(key, c)
+  }
   return c
 }
 

@@ -5,7 +5,7 @@ import { NNum, NStr } from '../../../common/shorthands'
 import { AudioFingerprintSignals } from '../../../common/signals/audio-fingerprint'
 import { classifyAudioSum } from '../../checks/audio-sums'
 import { audioAvailable, audioChannelCopy, audioContext, audioEngine, audioKnownAnswer, audioStable, audioSumKnown, cleanSum } from '../../checks/audio-integrity'
-import { valueOf } from '../../../common/signal'
+import { signalValue } from '../../../common/signal'
 import { defineTool } from './types'
 
 export const AudioFingerprintSections = Type.Object({
@@ -33,14 +33,14 @@ export const audioFingerprint = defineTool({
     [audioContext, 8],
   ],
   addSections(s) {
-    const a = valueOf(s.audio)
-    const ka = valueOf(s.knownAnswer)
+    const a = signalValue(s.audio)
+    const ka = signalValue(s.knownAnswer)
     const stable = a ? a.again === undefined : null
     const sum = a ? cleanSum(a, ka) : null
     const cls = sum === null ? null : classifyAudioSum(sum)
     const farbling = stable === false || (!!ka && ka.wrong > 0) ? 'noise' : stable && ka ? 'none' : 'unknown'
     return {
-      audio: { sum: a && farbling !== 'noise' ? a.value.sum : null, stable, farbling, cluster: cls?.cluster?.id ?? null, knownValue: !!cls?.exact, sampleRate: valueOf(s.context)?.sampleRate ?? null },
+      audio: { sum: a && farbling !== 'noise' ? a.value.sum : null, stable, farbling, cluster: cls?.cluster?.id ?? null, knownValue: !!cls?.exact, sampleRate: signalValue(s.context)?.sampleRate ?? null },
     }
   },
 })

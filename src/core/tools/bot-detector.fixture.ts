@@ -4,7 +4,8 @@
 
 import type { Check } from '../scoring'
 import { assembleResults } from './assemble'
-import { botDetector } from './bot-detector'
+import type { Static } from '@sinclair/typebox'
+import { botDetector, type BotDetectorSections } from './bot-detector'
 import type { BotDetectorSignals as Signals } from '../../../common/signals/bot-detector'
 import type { ServerObservation } from './observation'
 
@@ -146,7 +147,7 @@ export function judge(s: Signals, server: ServerObservation = chromeServer()) {
   }
   const stored = assembleResults('bot-detector', { signals: s }, server)
   if (!stored.ok) throw new Error(stored.error)
-  return { ...j, sections: j.sections as Record<string, any>, byId, score: stored.score, stored: stored.results }
+  return { ...j, sections: j.sections as Static<typeof BotDetectorSections>, byId, score: stored.score, stored: stored.results }
 }
 
 export const failing = (checks: Check[]) => checks.filter((c) => c.verdict === 'fail').map((c) => c.id)

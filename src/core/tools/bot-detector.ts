@@ -12,7 +12,7 @@
 // full-screen windows, privacy extensions) only warn.
 
 import { Type, type Static } from '@sinclair/typebox'
-import { valueOf } from '../../../common/signal'
+import { signalValue } from '../../../common/signal'
 import { BotDetectorSignals } from '../../../common/signals/bot-detector'
 import { summarize } from '../scoring'
 import { defineTool } from './types'
@@ -115,14 +115,14 @@ export const botDetector = defineTool({
     [datacenterIp, 20],
   ],
   addSections(s, { checks, labels }, server) {
-    const nav = valueOf(s.navigator)
-    const scr = valueOf(s.screen)
-    const gl = valueOf(s.webgl)
-    const canvas = valueOf(s.canvas)
+    const nav = signalValue(s.navigator)
+    const scr = signalValue(s.screen)
+    const gl = signalValue(s.webgl)
+    const canvas = signalValue(s.canvas)
     const failed = (id: string) => checks.some((c) => c.id === id && c.verdict === 'fail')
     const leaks = { webdriver: failed(webdriverFlag.id), selenium: failed(seleniumGlobals.id), phantomjs: failed(phantomjsTraces.id) }
     // Hidden rather than leaked: the flag's definition was tampered with.
-    const hidden = failed(webdriverDescriptor.id) || (valueOf(s.lies)?.lies ?? []).some((l) => l.api === 'Navigator.webdriver')
+    const hidden = failed(webdriverDescriptor.id) || (signalValue(s.lies)?.lies ?? []).some((l) => l.api === 'Navigator.webdriver')
     const int = (n: number | undefined) => (typeof n === 'number' && Number.isFinite(n) ? Math.round(n) : 0)
     return {
       leaks,

@@ -38,7 +38,7 @@ function judge(s: BrowserFingerprintSignals, obs = server(), ctx?: JudgeContext)
 
 describe('browser-fingerprint judge', () => {
   test('passes an ordinary desktop Chrome on every applicable check, with full score', () => {
-    const { checks, summary, by } = judge(desktopChrome())
+    const { checks, summary } = judge(desktopChrome())
     const notPass = checks.filter((c) => c.verdict !== 'pass' && c.verdict !== 'na').map((c) => `${c.id}: ${JSON.stringify(c.observed)}`)
     expect(notPass).toEqual([])
     expect(summary.score).toBe(100)

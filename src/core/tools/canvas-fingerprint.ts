@@ -8,7 +8,7 @@
 import { Type } from '@sinclair/typebox'
 import { Nullable } from '../../../common/shorthands'
 import { hashValue } from '../../../common/hash'
-import { valueOf } from '../../../common/signal'
+import { signalValue } from '../../../common/signal'
 import { CanvasFingerprintSignals } from '../../../common/signals/canvas-fingerprint'
 import { canvasFarbling, canvasKnownAnswer, canvasReadable, canvasStable } from '../../checks/canvas-integrity'
 import { effectiveRenderer, softwareRenderer } from '../../checks/gpu'
@@ -53,10 +53,10 @@ export const canvasFingerprint = defineTool({
     [workerCanvas, 25],
   ],
   addSections(s) {
-    const cv = valueOf(s.canvas)
+    const cv = signalValue(s.canvas)
     const stable = cv ? cv.again === undefined : null
     const farbling = canvasFarbling(cv, s.knownAnswer)
-    const gl = valueOf(s.webgl)
+    const gl = signalValue(s.webgl)
     const renderer = gl ? effectiveRenderer(gl) : null
     return {
       // Noised or blocked pixels are not an identity: no hash then, the farbling says why.
@@ -65,7 +65,7 @@ export const canvasFingerprint = defineTool({
         vendor: gl ? gl.unmaskedVendor || gl.vendor : null,
         renderer,
         software: renderer ? softwareRenderer(renderer) : null,
-        pixelsHash: gl && gl.pixelsStable ? gl.pixelsHash : null,
+        pixelsHash: gl?.pixelsStable ? gl.pixelsHash : null,
         parametersHash: gl ? hashValue(gl.params) : null,
         extensionsHash: gl ? hashValue(gl.extensions) : null,
         extensions: gl ? gl.extensions.length : 0,

@@ -17,7 +17,7 @@
 
 import { Type } from '@sinclair/typebox'
 import { Bool, Nullable, Num } from '../../../common/shorthands'
-import { valueOf } from '../../../common/signal'
+import { signalValue } from '../../../common/signal'
 import { DnsLeakSignals } from '../../../common/signals/dns-leak'
 import { dnsEvidenceOf, LISTENER_MISSING, type DnsEvidence, type DnsQuery } from '../../checks/dns-evidence'
 import { dnsLookupsSent, noZone } from '../../checks/dns-lookups-sent'
@@ -108,8 +108,8 @@ export const dnsLeak = defineTool({
   ],
   addSections(s, { checks }, server, ctx) {
     const dns = dnsEvidenceOf(s, server, ctx)
-    const lookups = valueOf(s.lookups)
-    const nav = valueOf(s.navigation)
+    const lookups = signalValue(s.lookups)
+    const nav = signalValue(s.navigation)
     const clientIp = normalizeIp(server.ip)
     const zoneMissing = noZone(s)
     const ipDatabase = { evidence: 'country and network (ASN) of each resolver and of the client address', needs: 'the offline IP→country/ASN database' }
@@ -127,7 +127,7 @@ export const dnsLeak = defineTool({
         clientScope: ipScope(clientIp),
         resolvers: dns ? resolverRows(dns) : [],
         dohDetectableByPage: false,
-        connection: valueOf(s.connection) ?? null,
+        connection: signalValue(s.connection) ?? null,
         page: nav ? { hostIsIp: nav.hostIsIp, dnsMs: nav.dnsMs, protocol: nav.protocol } : null,
       },
       pending,

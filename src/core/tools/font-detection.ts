@@ -6,7 +6,7 @@
 // claimed-os-fonts, font-witnesses).
 
 import { Type } from '@sinclair/typebox'
-import { valueOf } from '../../../common/signal'
+import { signalValue } from '../../../common/signal'
 import { FontDetectionSignals } from '../../../common/signals/font-detection'
 import { osFromUserAgent } from '../../../common/user-agent'
 import { fontOsInference, fontsMatchOs, systemFontOs } from '../../checks/claimed-os-fonts'
@@ -28,9 +28,9 @@ export const fontDetection = defineTool({
     [fontsCheckApi, 10],
   ],
   addSections(s, _judged, server) {
-    const metrics = valueOf(s.metrics)
+    const metrics = signalValue(s.metrics)
     const detected = trustedFonts(metrics)
-    const inference = fontOsInference(metrics, valueOf(s.fontFace))
+    const inference = fontOsInference(metrics, signalValue(s.fontFace))
     return {
       fonts: {
         detected: detected ?? [],
@@ -41,7 +41,7 @@ export const fontDetection = defineTool({
         confidence: inference?.confidence ?? 'none',
         evidence: inference ? Object.fromEntries(Object.entries(inference.evidence).map(([k, v]) => [k, { strong: v.strong, weak: v.weak }])) : null,
         apps: inference?.apps ?? null,
-        systemFonts: valueOf(s.systemFonts) ?? null,
+        systemFonts: signalValue(s.systemFonts) ?? null,
         claimedOs: osFromUserAgent(server.userAgent),
       },
     }

@@ -10,7 +10,7 @@
 // the IPv6 address.
 
 import { Type } from '@sinclair/typebox'
-import { valueOf } from '../../../common/signal'
+import { signalValue } from '../../../common/signal'
 import { IpLeakSignals } from '../../../common/signals/ip-leak'
 import { ipv4Request, ipv6Request } from '../../checks/address-families'
 import { httpAddress } from '../../checks/http-address'
@@ -96,9 +96,9 @@ export const ipLeak = defineTool({
     const intel = intelOf(ctx, server.ip)
     const network = intel.status === 'found' ? networkText(intel.info) : null
     const proxy = proxyEvidence(server)
-    const ice = valueOf(s.ice)
+    const ice = signalValue(s.ice)
     const rtc = ice ? webrtcAddresses(ice) : null
-    const fam = valueOf(s.families)
+    const fam = signalValue(s.families)
     return {
       ip: {
         address: server.ip,

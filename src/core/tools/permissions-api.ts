@@ -4,7 +4,7 @@
 // APIs and engine markers exist, all against the browser the User-Agent header claims.
 
 import { Type } from '@sinclair/typebox'
-import { valueOf } from '../../../common/signal'
+import { signalValue } from '../../../common/signal'
 import { engineFromMarkers, engineFromPermissions } from '../../../common/permission-engines'
 import { PermissionsApiSignals } from '../../../common/signals/permissions-api'
 import { claimOf } from '../../checks/engine-claim'
@@ -33,8 +33,8 @@ export const permissionsApi = defineTool({
     [featureApis, 20],
   ],
   addSections(s, _judged, server) {
-    const reg = valueOf(s.registry)
-    const features = valueOf(s.features)
+    const reg = signalValue(s.registry)
+    const features = signalValue(s.features)
     const claim = claimOf(server)
     const status = reg ? nameStatus(reg) : {}
     return {
@@ -48,7 +48,7 @@ export const permissionsApi = defineTool({
           claimedVersion: claim.major,
         },
         engineAtLeast: versionEvidence(status, claim)?.atLeast ?? null,
-        notification: valueOf(s.notification)?.notification ?? null,
+        notification: signalValue(s.notification)?.notification ?? null,
         secureContext: features?.secureContext ?? null,
         apis: features ? Object.keys(features.apis).filter((a) => features.apis[a]) : null,
         missingExpectedApis: features ? missingDesktopApis(features, claim) : [],

@@ -43,6 +43,6 @@ describe('the tool registry', () => {
   })
 
   test('docs/checks.md is current (npm run docs:checks)', () => {
-    expect(readFileSync(root + 'docs/checks.md', 'utf8')).toBe(checksMarkdown())
+    expect(readFileSync(`${root}docs/checks.md`, 'utf8')).toBe(checksMarkdown())
   })
 })

@@ -4,7 +4,7 @@
 // with no taskbar; a spoofed screen is caught by CSS media queries that still see the real one.
 
 import { Type } from '@sinclair/typebox'
-import { valueOf } from '../../../common/signal'
+import { signalValue } from '../../../common/signal'
 import { ScreenDisplaySignals } from '../../../common/signals/screen-display'
 import { defaultViewport } from '../../checks/default-viewport'
 import { colorDepth, outerEqualsInner, screenSize, screenTaskbar, windowPosition } from '../../checks/screen-geometry'
@@ -31,9 +31,9 @@ export const screenDisplay = defineTool({
     [clientHintDpr, 25],
   ],
   addSections(s) {
-    const scr = valueOf(s.screen)
-    const win = valueOf(s.window)
-    const media = valueOf(s.media)
+    const scr = signalValue(s.screen)
+    const win = signalValue(s.window)
+    const media = signalValue(s.media)
     return {
       display: {
         screen: scr ?? null,
@@ -41,7 +41,7 @@ export const screenDisplay = defineTool({
         devicePixelRatio: win?.devicePixelRatio ?? null,
         colorGamut: media?.colorGamut ?? null,
         hdr: media ? media.dynamicRange === 'high' : null,
-        maxTouchPoints: valueOf(s.touch)?.maxTouchPoints ?? null,
+        maxTouchPoints: signalValue(s.touch)?.maxTouchPoints ?? null,
       },
     }
   },

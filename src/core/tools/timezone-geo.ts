@@ -9,7 +9,7 @@
 // preferred-languages, zone-location, page-clock, geolocation-api).
 
 import { Type } from '@sinclair/typebox'
-import { valueOf } from '../../../common/signal'
+import { signalValue } from '../../../common/signal'
 import { TimezoneGeoSignals } from '../../../common/signals/timezone-geo'
 import { formatOffset } from '../../../common/tz-offset'
 import { geolocationApi } from '../../checks/geolocation-api'
@@ -40,11 +40,11 @@ export const timezoneGeo = defineTool({
     [ipZone, 30],
   ],
   addSections(s, _judged, server, ctx) {
-    const intl = valueOf(s.zone)
-    const offsets = valueOf(s.offsets)
-    const ds = valueOf(s.dateString)
-    const clock = valueOf(s.clock)
-    const geo = valueOf(s.geolocation)
+    const intl = signalValue(s.zone)
+    const offsets = signalValue(s.offsets)
+    const ds = signalValue(s.dateString)
+    const clock = signalValue(s.clock)
+    const geo = signalValue(s.geolocation)
     const now = nowSample(offsets)
     const skew = clock ? clockSkewMs(clock, server) : null
     return {
@@ -56,7 +56,7 @@ export const timezoneGeo = defineTool({
         hourCycle: intl?.hourCycle ?? null,
         languages: intl?.languages ?? null,
         acceptLanguage: acceptTags(server),
-        workerZone: valueOf(s.worker)?.timeZone ?? null,
+        workerZone: signalValue(s.worker)?.timeZone ?? null,
         clockSkewSeconds: skew === null ? null : Math.round(skew / 100) / 10 || 0,
         geolocation: geo ? { present: geo.present, permission: geo.permission } : null,
         ipCountry: ipCountryOf(ctx, server),

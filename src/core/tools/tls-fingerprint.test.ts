@@ -124,7 +124,7 @@ describe('tls-fingerprint judge', () => {
     const ev = CHROMIUM_156()
     const r = judge(s, obs(CHROME_UA, BRANDS), ev)
     for (const id of ['transport-tls', 'ja3', 'ja4', 'tls-parameters', 'http2-fingerprint']) expect(r.byId[id]!.verdict, id).toBe('pass')
-    expect(r.byId['ja4']!.observed).toStartWith('t13i1516h2_8daaf6152771_')
+    expect(r.byId.ja4!.observed).toStartWith('t13i1516h2_8daaf6152771_')
     expect(r.sections.tls).toMatchObject({ listener: 8443, nonce: 'a'.repeat(26), version: 'TLS 1.3', ja4: ev.tls!.ja4, alpn: ['h2', 'http/1.1'], family: 'chromium' })
     expect(r.sections.http2).toMatchObject({ akamai: '1:65536;2:0;4:6291456;6:262144|15663105|0|m,a,s,p', family: 'chromium', windowUpdate: 15663105 })
     expect(r.sections.verdict).toContain('TLS stack seen: Chromium (BoringSSL)')
@@ -140,14 +140,14 @@ describe('tls-fingerprint judge', () => {
 
   test('Chromium behind a Firefox User-Agent: the stack is BoringSSL, not NSS', () => {
     const r = judge(signals(), obs(FIREFOX_UA, null), CHROMIUM_156())
-    expect(r.byId['ja4']!.verdict).toBe('fail')
+    expect(r.byId.ja4!.verdict).toBe('fail')
     expect(r.byId['http2-fingerprint']!.verdict).toBe('fail')
     expect(r.byId['tls-parameters']!.observed).toContain('GREASE values (Firefox sends none)')
   })
 
   test('curl saying it is curl: a library stack is consistent with the claim', () => {
     const r = judge(signals(), obs('curl/7.88.1', null), CURL())
-    expect(r.byId['ja4']!.verdict).toBe('pass')
+    expect(r.byId.ja4!.verdict).toBe('pass')
     expect(r.byId['http2-fingerprint']!.verdict).toBe('pass')
     expect(r.byId['claimed-browser']!.verdict).toBe('fail')
   })
@@ -170,8 +170,8 @@ describe('tls-fingerprint judge', () => {
   test('a nonce without evidence says whether the page reached the listener', () => {
     const s = signals({ evidence: ok({ port: 8443, nonce: 'a'.repeat(26), reached: false, ms: 30 }) })
     const r = judge(s, obs(CHROME_UA, BRANDS))
-    expect(r.byId['ja4']!.verdict).toBe('na')
-    expect(r.byId['ja4']!.observed).toContain('could not reach port 8443')
+    expect(r.byId.ja4!.verdict).toBe('na')
+    expect(r.byId.ja4!.observed).toContain('could not reach port 8443')
   })
 
   test('missing signals are na; the registered judge has no evidence', () => {
@@ -197,14 +197,14 @@ describe('tls-fingerprint judge', () => {
 
     test("a Chrome claim with Chromium's JA4 passes; GREASE is not held against it", () => {
       const r = viaRegistry(proxied(CHROME_UA, BRANDS, { 'x-ja4': CHROMIUM_JA4 }))
-      expect(r.byId['ja4']!.verdict).toBe('pass')
-      expect(r.byId['ja4']!.observed).toContain('Chromium (BoringSSL)')
-      expect(r.byId['ja4']!.observed).toContain('GREASE not visible in a proxy header')
+      expect(r.byId.ja4!.verdict).toBe('pass')
+      expect(r.byId.ja4!.observed).toContain('Chromium (BoringSSL)')
+      expect(r.byId.ja4!.observed).toContain('GREASE not visible in a proxy header')
       expect(r.byId['transport-tls']!.verdict).toBe('pass')
       expect(r.byId['transport-tls']!.observed).toContain('read by the trusted proxy')
       expect(r.byId['tls-parameters']!.verdict).toBe('pass')
       expect(r.byId['tls-parameters']!.observed).toBe("first ALPN h2 (not visible in the proxy's headers: GREASE)")
-      expect(r.byId['ja3']!.verdict).toBe('na')
+      expect(r.byId.ja3!.verdict).toBe('na')
       expect(r.byId['http2-fingerprint']!.verdict).toBe('na')
       expect(r.summary.score).toBe(100)
       expect(r.sections.tls).toMatchObject({ source: 'proxy', ja4: CHROMIUM_JA4, version: 'TLS 1.3', family: 'chromium', alpn: null, ciphers: null, sni: null, listener: null })
@@ -214,15 +214,15 @@ describe('tls-fingerprint judge', () => {
 
     test("a Chrome claim with curl's OpenSSL JA4 fails", () => {
       const r = viaRegistry(proxied(CHROME_UA, BRANDS, { 'x-ja4': CURL_JA4 }))
-      expect(r.byId['ja4']!.verdict).toBe('fail')
-      expect(r.byId['ja4']!.observed).toContain('an OpenSSL client')
+      expect(r.byId.ja4!.verdict).toBe('fail')
+      expect(r.byId.ja4!.observed).toContain('an OpenSSL client')
       expect(r.sections.tls.family).toBe('openssl')
     })
 
     test('a JA3 hash alone neither passes nor fails, and says why', () => {
       const r = viaRegistry(proxied(CHROME_UA, BRANDS, { 'x-ja3-hash': '0149f47eabf9a20d0893e2a44e5a6323' }))
       for (const id of ['ja3', 'ja4', 'tls-parameters', 'http2-fingerprint']) expect(r.byId[id]!.verdict, id).toBe('na')
-      expect(r.byId['ja3']!.observed).toContain('JA3 0149f47eabf9a20d0893e2a44e5a6323 from the trusted proxy: a hash alone names no stack')
+      expect(r.byId.ja3!.observed).toContain('JA3 0149f47eabf9a20d0893e2a44e5a6323 from the trusted proxy: a hash alone names no stack')
       expect(r.summary.score).toBe(100)
       expect(r.sections.tls).toMatchObject({ source: 'proxy', ja3Hash: '0149f47eabf9a20d0893e2a44e5a6323', ja4: null, family: null })
     })
@@ -230,9 +230,9 @@ describe('tls-fingerprint judge', () => {
     test("curl's full JA3 string under a Chrome claim fails ja3; its lists are in the section", () => {
       const curl = CURL()
       const r = viaRegistry(proxied(CHROME_UA, BRANDS, { 'x-ja3': curl.tls!.ja3! }))
-      expect(r.byId['ja3']!.verdict).toBe('fail')
-      expect(r.byId['ja3']!.observed).toMatchObject({ ja3: curl.tls!.ja3_hash, ja3n: curl.tls!.ja3n_hash, family: FAMILY_OPENSSL })
-      expect(r.byId['ja4']!.verdict).toBe('na')
+      expect(r.byId.ja3!.verdict).toBe('fail')
+      expect(r.byId.ja3!.observed).toMatchObject({ ja3: curl.tls!.ja3_hash, ja3n: curl.tls!.ja3n_hash, family: FAMILY_OPENSSL })
+      expect(r.byId.ja4!.verdict).toBe('na')
       expect(r.sections.tls).toMatchObject({ ja3: curl.tls!.ja3, curves: [29, 23, 30, 25, 24, 256, 257, 258, 259, 260], family: 'openssl' })
     })
 
@@ -252,7 +252,7 @@ describe('tls-fingerprint judge', () => {
       expect(chrome.sections.http2).toMatchObject({ source: 'proxy', akamai: CHROME_AKAMAI, windowUpdate: 15663105, pseudoHeaderOrder: [':method', ':authority', ':scheme', ':path'], family: 'chromium' })
       const curl = viaRegistry(proxied(CHROME_UA, BRANDS, { 'x-http2-fingerprint': '3:100;4:33554432;2:0|33488897|0|m,p,s,a' }))
       expect(curl.byId['http2-fingerprint']!.verdict).toBe('fail')
-      expect(curl.byId['ja4']!.verdict).toBe('na')
+      expect(curl.byId.ja4!.verdict).toBe('na')
     })
 
     test("the listener's own record wins over a proxy's headers", () => {
@@ -261,7 +261,7 @@ describe('tls-fingerprint judge', () => {
       const o = proxied(CHROME_UA, BRANDS, { 'x-ja4': CURL_JA4 }, listener)
       expect(tlsEvidenceOf(o)?.source).toBe('listener')
       const r = viaRegistry(o)
-      expect(r.byId['ja4']!.verdict).toBe('pass')
+      expect(r.byId.ja4!.verdict).toBe('pass')
       expect(r.sections.tls).toMatchObject({ source: 'listener', ja4: ev.tls!.ja4 })
     })
 
@@ -269,7 +269,7 @@ describe('tls-fingerprint judge', () => {
       const o = proxied(CHROME_UA, BRANDS, { 'x-ja4': 'garbage', 'x-http2-fingerprint': 'garbage' })
       expect(o.evidence).toHaveLength(2)
       expect(tlsEvidenceOf(o)).toBeNull()
-      expect(viaRegistry(o).byId['ja4']!.verdict).toBe('na')
+      expect(viaRegistry(o).byId.ja4!.verdict).toBe('na')
     })
   })
 })

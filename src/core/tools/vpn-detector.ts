@@ -12,7 +12,7 @@
 // lookups of its own; see dns-leak).
 
 import { Type } from '@sinclair/typebox'
-import { valueOf } from '../../../common/signal'
+import { signalValue } from '../../../common/signal'
 import { VpnDetectorSignals } from '../../../common/signals/vpn-detector'
 import { acceptLanguageVsLanguages } from '../../checks/accept-language-header'
 import { httpAddress } from '../../checks/http-address'
@@ -95,9 +95,9 @@ export const vpnDetector = defineTool({
     [resolverVsIp, 20],
   ],
   addSections(s, judged, server, ctx) {
-    const ice = valueOf(s.ice)
+    const ice = signalValue(s.ice)
     const rtc = ice ? webrtcAddresses(ice) : null
-    const zone = valueOf(s.zone)
+    const zone = signalValue(s.zone)
     const proxy = proxyEvidence(server)
     const rtt = rttEvidenceOf(server)
     return {
@@ -111,7 +111,7 @@ export const vpnDetector = defineTool({
         timeZone: zone?.timeZone ?? null,
         languages: zone?.languages ?? null,
         acceptLanguageRegions: acceptLanguageRegions(server),
-        pageRttMs: valueOf(s.rtt)?.medianMs ?? null,
+        pageRttMs: signalValue(s.rtt)?.medianMs ?? null,
         tcpRttMs: rtt?.tcp_rtt_ms ?? null,
         h2PingRttMs: rtt?.h2_ping_rtt_ms ?? null,
         lookup: lookupSection(intelOf(ctx, server.ip)),

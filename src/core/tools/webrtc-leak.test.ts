@@ -142,7 +142,7 @@ describe('webrtc-leak schemas', () => {
   test('more than 100 candidates, or over-long ones, are refused', () => {
     const many = ice(Array.from({ length: 101 }, () => MDNS_A))
     expect(signalsCheck.Check({ api: nativeApi, ice: many, mediaDevices: devices(1, 1, 1) })).toBe(false)
-    const long = ice(['candidate:' + 'x'.repeat(2000)])
+    const long = ice([`candidate:${'x'.repeat(2000)}`])
     expect(signalsCheck.Check({ api: nativeApi, ice: long, mediaDevices: devices(1, 1, 1) })).toBe(false)
   })
 })

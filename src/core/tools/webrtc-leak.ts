@@ -14,7 +14,7 @@
 
 import { Type } from '@sinclair/typebox'
 import { Bool, Num, Nullable } from '../../../common/shorthands'
-import { valueOf } from '../../../common/signal'
+import { signalValue } from '../../../common/signal'
 import { WebrtcLeakSignals } from '../../../common/signals/webrtc-leak'
 import { gathered, hostsHidden } from '../../checks/ice-gathering'
 import { mediaDevicesListed } from '../../checks/media-devices-listed'
@@ -77,9 +77,9 @@ export const webrtcLeak = defineTool({
     [turnRelayAddress, 40],
   ],
   addSections(s, { checks }, server) {
-    const api = valueOf(s.api)
-    const ice = valueOf(s.ice)
-    const media = valueOf(s.mediaDevices)
+    const api = signalValue(s.api)
+    const ice = signalValue(s.ice)
+    const media = signalValue(s.mediaDevices)
     const { merged, addresses } = ice ? gathered(ice) : { merged: [], addresses: new Map<string, string>() }
     const pending = checks.filter((c) => c.id in PENDING && c.verdict === 'na').map((c) => ({ evidence: PENDING[c.id]!, needs: c.expected }))
     return {

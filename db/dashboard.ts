@@ -6,17 +6,10 @@ import { sql } from 'drizzle-orm'
 import { rows, type Db } from './client'
 import { listPlans } from './plans'
 import type { KeyStatus, Plan } from '../src/core/quota'
+import type { KeyRecord } from './keys'
 
-export interface DashboardKey {
-  id: string
-  name: string
-  prefix: string
-  last4: string
-  plan: string
-  monthlyLimit: number
-  status: KeyStatus
-  expiresAt: Date | null
-  createdAt: Date
+/** A key as its owner sees it: the operator's record without the account, plus its use. */
+export interface DashboardKey extends Omit<KeyRecord, 'accountId' | 'email'> {
   /** Counted fetches this month. */
   used: number
   /** This month, index 0 is day 1; may be shorter than the month (missing days are 0). */

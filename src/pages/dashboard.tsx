@@ -15,6 +15,7 @@ import { HTMX_CONFIG } from '../http/htmx'
 import { Layout } from './layout'
 import { UsageChart } from './usage-chart'
 import { Csrf, KeyRow, DeleteConfirmRow } from './key-row'
+import { TableHead } from './table-head'
 
 export interface NewKey {
   name: string
@@ -242,12 +243,7 @@ export function DashboardPage(props: DashboardProps): JSX.Element {
           the 1st of each month. Running tests on the tool pages is free and never counted.
         </p>
         <table class="plans">
-          <thead>
-            <tr>
-              <th scope="col">Plan</th>
-              <th scope="col">Monthly limit</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Plan', 'Monthly limit']} />
           <tbody>
             {props.plans.map((p) => (
               <tr>

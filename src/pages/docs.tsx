@@ -6,6 +6,7 @@
 import type { AssetStore } from '../http/assets'
 import { Layout } from './layout'
 import { type ApiDocument, type ApiOperation, descriptionOf, Examples, FieldsTable, Paragraphs, pretty, resolveHeader, schemaAnchor, SchemaLinks, Text, typeText } from './openapi-parts'
+import { TableHead } from './table-head'
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'] as const
 
@@ -61,15 +62,7 @@ function Operation(props: { doc: ApiDocument; entry: Entry }): JSX.Element {
         <>
           <h4>Parameters</h4>
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">In</th>
-                <th scope="col">Type</th>
-                <th scope="col">Required</th>
-                <th scope="col">Description</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Name', 'In', 'Type', 'Required', 'Description']} />
             <tbody>
               {op.parameters.map((p) => (
                 <tr>
@@ -112,14 +105,7 @@ function Operation(props: { doc: ApiDocument; entry: Entry }): JSX.Element {
 
       <h4>Responses</h4>
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Status</th>
-            <th scope="col">Meaning</th>
-            <th scope="col">Headers</th>
-            <th scope="col">Body</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Status', 'Meaning', 'Headers', 'Body']} />
         <tbody>
           {Object.entries(op.responses ?? {}).map(([status, r]) => (
             <tr>
@@ -245,13 +231,7 @@ export function ApiDocsPage(props: { doc: ApiDocument; baseUrl: string; assets: 
       <section aria-labelledby="authentication">
         <h2 id="authentication">Authentication</h2>
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Scheme</th>
-              <th scope="col">How</th>
-              <th scope="col">Description</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Scheme', 'How', 'Description']} />
           <tbody>
             {schemes.map(([name, s]) => (
               <tr>

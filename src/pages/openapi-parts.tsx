@@ -2,6 +2,8 @@
 // descriptions: the document types it reads, field tables, schema links, description text
 // and examples. Every value is escaped.
 
+import { TableHead } from './table-head'
+
 export type Json = Record<string, unknown>
 
 /** The slice of an OpenAPI 3.1 document this page reads. */
@@ -130,14 +132,7 @@ export function FieldsTable(props: { schema: Json }): JSX.Element {
   if (!fields.length) return ''
   return (
     <table>
-      <thead>
-        <tr>
-          <th scope="col">Field</th>
-          <th scope="col">Type</th>
-          <th scope="col">Required</th>
-          <th scope="col">Description</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Field', 'Type', 'Required', 'Description']} />
       <tbody>
         {fields.map((f) => (
           <tr>

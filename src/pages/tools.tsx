@@ -4,6 +4,7 @@ import type { Check, Summary } from '../core/scoring'
 import { TOOLS, type ToolId } from '../../common/tools'
 import type { AssetStore } from '../http/assets'
 import { Layout } from './layout'
+import { TableHead } from './table-head'
 
 /** A data credit a tool page must show (src/evidence/ipdb.ts IP_DATA_ATTRIBUTIONS). */
 export interface Credit {
@@ -148,15 +149,7 @@ export function ReportFragment(props: { tool: ToolId; summary: Summary; checks: 
           Each check, worst first. “Client” values come from the page and could be spoofed; “server” values were observed
           by the service.
         </caption>
-        <thead>
-          <tr>
-            <th scope="col">Check</th>
-            <th scope="col">Verdict</th>
-            <th scope="col">Observed</th>
-            <th scope="col">Expected</th>
-            <th scope="col">Why it matters</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Check', 'Verdict', 'Observed', 'Expected', 'Why it matters']} />
         <tbody>
           {sorted.map((c) => (
             <tr data-check={c.id}>

@@ -50,7 +50,7 @@ for (const driver of testDrivers()) {
         expect(task.ip_address).toBe('8.8.8.8')
         const results = JSON.parse(task.results) as { ip: { lookup: unknown }; checks: Array<{ id: string; verdict: string; observed: unknown }>; consistency: { items: Array<{ id: string; verdict: string; observed: unknown }> } }
         expect(results.ip.lookup).toEqual({ status: 'found', country: 'US', asn: 15169, organization: 'Google LLC', datacenter: true, vpn: false, tor: false, network: 'cloud', networkSource: 'known-asn', provider: 'Google' })
-        expect(results.checks.find((c) => c.id === 'ip-asn-datacenter')).toMatchObject({ verdict: 'fail', observed: 'US, AS15169 Google LLC (cloud: Google)' })
+        expect(results.checks.find((c) => c.id === 'datacenter-asn')).toMatchObject({ verdict: 'fail', observed: 'US, AS15169 Google LLC (cloud: Google)' })
         expect(results.consistency.items.find((i) => i.id === 'ip-country-languages')).toMatchObject({ verdict: 'consistent', observed: { ip: '8.8.8.8', country: 'US' } })
       } finally {
         await app.stop(true)

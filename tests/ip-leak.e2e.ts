@@ -34,7 +34,7 @@ test('default headless Chromium on loopback: nothing leaks, IPv4 reaches the ser
   expect(verdicts['webrtc-local-address']).toBe('pass')
   expect(verdicts['webrtc-vs-http']).toBe('pass')
   expect(verdicts['ipv4-request']).toBe('pass')
-  expect(verdicts['ip-asn-datacenter']).toBe('na')
+  expect(verdicts['datacenter-asn']).toBe('na')
   // Loopback is never looked up, whether or not the IP database has finished loading.
   expect(task.results.ip.lookup.status).toBe('not-public')
   await expect(page.locator('footer [data-credits]')).toContainText('IP Geolocation by DB-IP')

@@ -5,6 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Bool, List, NNum, NStr, Num, Str } from '../shorthands'
 import { Signal } from '../signal'
+import { LanguagesSchema } from './shared'
 
 /** The zone and locale Intl resolves by default, with navigator.language(s). */
 export const IntlZoneSchema = Type.Object({
@@ -39,6 +40,8 @@ export type GeolocationApi = Static<typeof GeolocationApiSchema>
 
 export const TimezoneGeoSignals = Type.Object({
   zone: Signal(IntlZoneSchema),
+  /** probes/signals/languages.ts: what accept-language-vs-languages compares the header with. */
+  languages: Signal(LanguagesSchema),
   offsets: Signal(TzOffsetsSchema),
   dateString: Signal(TzDateStringSchema),
   worker: Signal(WorkerTimeSchema),

@@ -8,12 +8,14 @@ import { geolocationApi } from '../signals/geolocation'
 import { dateString } from '../signals/tz-date-string'
 import { tzOffsets } from '../signals/tz-offsets'
 import { workerTime } from '../signals/tz-worker'
+import { languages } from '../signals/languages'
 import { intlZone } from '../signals/tz-zone'
 
 void runToolPage(
   'timezone-geo',
   {
     zone: intlZone,
+    languages,
     offsets: tzOffsets,
     dateString,
     worker: workerTime,

@@ -38,15 +38,6 @@ export const ipCountry = ipCheck({
   judge: (_, { server, ctx }) => placed(server, ctx, (info) => ({ verdict: 'pass', observed: networkText(info), expected: 'any country and network: the other tools compare them' })),
 })
 
-export const ipAsnDatacenter = ipCheck({
-  id: 'ip-asn-datacenter',
-  name: 'Network of the address is not a datacenter',
-  source: 'server',
-  why: 'Addresses of cloud and hosting providers (AWS, GCP, OVH, …) and of VPN and Tor operators are where bots, proxies and VPN exits run; residential and mobile networks are where people are. A network recognised only by a word in its name ("hosting", "datacenter") and CDN egress (Cloudflare WARP, iCloud Private Relay relay people\'s traffic) only warn. Known false positives: corporate networks on cloud egress.',
-  needs: [],
-  judge: (_, { server, ctx }) => networkKind(server, ctx),
-})
-
 export const datacenterAsn = ipCheck({
   id: 'datacenter-asn',
   name: 'Address is not in a datacenter, VPN or Tor network',

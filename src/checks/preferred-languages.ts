@@ -2,9 +2,8 @@
 // the Accept-Language header, which the browser builds from the same preference list.
 
 import type { TimezoneGeoSignals } from '../../common/signals/timezone-geo'
-import { header } from '../core/tools/observation'
 import { checkOn, na } from './define'
-import { acceptTags, langBase } from './zone-facts'
+import { langBase } from './zone-facts'
 
 const onTime = checkOn<TimezoneGeoSignals>()
 
@@ -21,26 +20,3 @@ export const localeConsistent = onTime({
   },
 })
 
-export const acceptLanguageMatch = onTime({
-  id: 'accept-language-match',
-  name: 'Accept-Language header matches navigator.languages',
-  source: 'server',
-  why: 'The browser builds the Accept-Language header from the same preference list it exposes as navigator.languages, so the first language must be the same. Overriding navigator.languages in the page (or only the header, in a proxy or automation config) breaks the pair. Chromium may append a base language to the header, which is tolerated.',
-  ref: 'https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-languages',
-  needs: ['zone'],
-  judge: ({ zone: { language, languages } }, { server }) => {
-    const accept = acceptTags(server)
-    const first = languages[0] ?? language
-    let verdict: 'pass' | 'warn' | 'fail'
-    if (!accept.length || !first) verdict = 'warn'
-    else if (accept[0]!.toLowerCase() === first.toLowerCase()) {
-      const bases = new Set(languages.map(langBase))
-      verdict = accept.every((a) => bases.has(langBase(a))) ? 'pass' : 'warn'
-    } else verdict = langBase(accept[0]!) === langBase(first) ? 'warn' : 'fail'
-    return {
-      verdict,
-      observed: { acceptLanguage: header(server, 'accept-language') ?? null, navigatorLanguages: languages },
-      expected: first ? `a header starting with ${first}` : 'navigator.languages and an Accept-Language header',
-    }
-  },
-})

@@ -19,20 +19,6 @@ export function ipCountryOf(ctx: JudgeContext, server: Pick<ServerObservation, '
   return intel.status === 'found' ? intel.info.country : null
 }
 
-export const tzNotUtc = onTime({
-  id: 'tz-not-utc',
-  name: 'Zone is not plain UTC',
-  source: 'client',
-  why: 'Servers, containers and CI machines run in UTC, so headless browsers there report it. So do Firefox with resistFingerprinting and Tor Browser, and some people in UTC±0 countries who set it on purpose; hence only a small warning.',
-  needs: [],
-  uses: ['offsets', 'zone'],
-  judge: ({ offsets, zone: intl }, { raw }) => {
-    const zone = reportedZone(offsets, intl)
-    if (!zone) return na(noZone(raw))
-    return { verdict: isUtcZone(zone) ? 'warn' : 'pass', observed: zone, expected: 'a regional zone such as Europe/Paris' }
-  },
-})
-
 /** The regions the preferred languages and the Accept-Language header name (bare "en" names none). */
 function languageRegions(intl: IntlZone | undefined, accept: readonly string[]): string[] {
   const tags = [...(intl?.languages ?? []), ...accept].filter((t) => !(langBase(t) === 'en' && !/[-_]/.test(t)))
@@ -74,7 +60,7 @@ export const ipZone = onTime({
     const tongues = [...new Set([...(intl?.languages ?? []), ...acceptTags(server)])]
     const fits = zoneFitsCountry(zone, ipCountry, serverYear(server))
     const observed = { zone, languages: tongues.slice(0, 6), ipCountry, network: networkText(intel.info) }
-    if (fits === null) return { verdict: 'na', observed, expected: 'a regional zone: UTC belongs to no country (see tz-not-utc)' }
+    if (fits === null) return { verdict: 'na', observed, expected: 'a regional zone: UTC belongs to no country (see utc-zone)' }
     return {
       verdict: !fits ? 'fail' : languagesFitCountry(tongues, ipCountry) === false ? 'warn' : 'pass',
       observed,

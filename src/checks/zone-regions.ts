@@ -27,7 +27,7 @@ export const utcZone = zoneCheck({
   id: 'utc-zone',
   name: 'Time zone is a regional one',
   source: 'client',
-  why: 'UTC is what servers, containers, cloud desktops, Tor Browser and Firefox resistFingerprinting report; people\'s machines are set to a regional zone. Some people do use UTC, so it only warns.',
+  why: 'UTC is what servers, containers, CI machines and cloud desktops run in, so headless browsers there report it; so do Tor Browser and Firefox with resistFingerprinting. People\'s machines are set to a regional zone, though some in UTC±0 countries set UTC on purpose, so it only warns.',
   needs: ['zone'],
   judge: ({ zone }) => ({ verdict: isUtcZone(zone.timeZone) ? 'warn' : 'pass', observed: zone.timeZone || '(none)', expected: 'a regional zone such as Europe/Paris' }),
 })

@@ -38,7 +38,7 @@ describe('ip-leak judge', () => {
     expect(r.byId['webrtc-vs-http']!.verdict).toBe('pass')
     expect(r.byId['ipv4-request']!.verdict).toBe('pass')
     expect(r.byId['ipv6-request']!.verdict).toBe('na')
-    expect(r.byId['ip-asn-datacenter']!.verdict).toBe('na')
+    expect(r.byId['datacenter-asn']!.verdict).toBe('na')
     expect(r.summary.score).toBe(100)
     expect(r.ip).toMatchObject({ scope: 'loopback', family: 4, families: { ipv4: true, ipv6: false } })
     expect(r.verdict).toStartWith('No address leak found: the service saw 127.0.0.1 (loopback, IPv4)')
@@ -97,15 +97,15 @@ describe('ip-leak judge', () => {
 
   test('without the IP database the country and datacenter checks say it is missing', () => {
     const r = judge({ ice: ice(MDNS), families: NOT_LOOPBACK }, obs('81.2.69.23'))
-    expect(r.byId['ip-asn-datacenter']!.verdict).toBe('na')
-    expect(r.byId['ip-asn-datacenter']!.expected).toContain('offline IP database')
+    expect(r.byId['datacenter-asn']!.verdict).toBe('na')
+    expect(r.byId['datacenter-asn']!.expected).toContain('offline IP database')
     expect(r.ip.lookup).toMatchObject({ status: 'no-database', country: null })
   })
 
   test('with the database: a home line passes with its country and AS', () => {
     const r = judge({ ice: ice(MDNS), families: NOT_LOOPBACK }, obs('81.2.69.23'), CTX)
     expect(r.byId['ip-country']).toMatchObject({ verdict: 'pass', observed: 'GB, AS20712 Andrews & Arnold Ltd' })
-    expect(r.byId['ip-asn-datacenter']!.verdict).toBe('pass')
+    expect(r.byId['datacenter-asn']!.verdict).toBe('pass')
     expect(r.ip.lookup).toMatchObject({ status: 'found', country: 'GB', asn: 20712, organization: 'Andrews & Arnold Ltd', datacenter: false, vpn: false, tor: false })
     expect(r.verdict).toContain('The address is in GB, AS20712 Andrews & Arnold Ltd.')
     expect(r.summary.score).toBe(100)
@@ -113,9 +113,9 @@ describe('ip-leak judge', () => {
 
   test('a cloud address fails the datacenter check; a CDN relay only warns', () => {
     const aws = judge({ ice: ice(MDNS), families: NOT_LOOPBACK }, obs('3.120.0.9'), CTX)
-    expect(aws.byId['ip-asn-datacenter']).toMatchObject({ verdict: 'fail', observed: 'US, AS16509 Amazon.com, Inc. (cloud: Amazon AWS)' })
+    expect(aws.byId['datacenter-asn']).toMatchObject({ verdict: 'fail', observed: 'US, AS16509 Amazon.com, Inc. (cloud: Amazon AWS)' })
     expect(aws.ip.lookup).toMatchObject({ datacenter: true, network: 'cloud', provider: 'Amazon AWS' })
-    expect(judge({ ice: ice(MDNS), families: NOT_LOOPBACK }, obs('104.28.0.1'), CTX).byId['ip-asn-datacenter']!.verdict).toBe('warn')
+    expect(judge({ ice: ice(MDNS), families: NOT_LOOPBACK }, obs('104.28.0.1'), CTX).byId['datacenter-asn']!.verdict).toBe('warn')
   })
 
   test('a WebRTC address of another AS fails with both networks named; one of the same AS passes', () => {

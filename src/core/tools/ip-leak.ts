@@ -14,7 +14,7 @@ import { signalValue } from '../../../common/signal'
 import { IpLeakSignals } from '../../../common/signals/ip-leak'
 import { ipv4Request, ipv6Request } from '../../checks/address-families'
 import { httpAddress } from '../../checks/http-address'
-import { ipAsnDatacenter, ipCountry } from '../../checks/ip-network'
+import { datacenterAsn, ipCountry } from '../../checks/ip-network'
 import { forwardedAddressLeak, proxyHeaders } from '../../checks/proxy-headers'
 import { webrtcLocalAddress } from '../../checks/webrtc-local-address'
 import { publicVsHttp, webrtcVsHttp } from '../../checks/webrtc-vs-http'
@@ -89,7 +89,7 @@ export const ipLeak = defineTool({
     [ipv4Request, 0],
     [ipv6Request, 0],
     [ipCountry, 0],
-    [ipAsnDatacenter, 30],
+    [datacenterAsn, 30],
   ],
   addSections(s, judged, server, ctx) {
     const addr = describeAddress(server.ip)

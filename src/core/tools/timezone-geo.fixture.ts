@@ -28,6 +28,7 @@ export function browserIn(zone: string, opts: { locale?: string; languages?: str
   const now = off(NOW)
   return {
     zone: ok({ timeZone: zone, locale: opts.locale ?? 'de-DE', calendar: 'gregory', numberingSystem: 'latn', hourCycle: 'h23', language: languages[0]!, languages }),
+    languages: ok({ language: languages[0]!, languages }),
     offsets: ok({ zone, samples: instants.map((at) => ({ at, date: off(at), intl: off(at) })) }),
     dateString: ok({ at: NOW, offset: now, text: opts.text ?? 'Sat Nov 21 2026 14:45:00 GMT+0100 (Mitteleuropäische Normalzeit)', intlName: 'Mitteleuropäische Normalzeit', intlNameEn: 'Central European Standard Time' }),
     worker: ok({ timeZone: zone, locale: opts.locale ?? 'de-DE', offsetNow: now, jan: off(Date.UTC(2026, 0, 15, 12)), jul: off(Date.UTC(2026, 6, 15, 12)), language: languages[0]!, languages }),

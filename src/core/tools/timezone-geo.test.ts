@@ -16,7 +16,7 @@ describe('timezone-geo judge', () => {
     const s = browserIn('UTC', { locale: 'en-US', languages: ['en-US'], text: 'Sat Nov 21 2026 13:45:00 GMT+0000 (Coordinated Universal Time)' })
     s.dateString = ok({ at: NOW, offset: 0, text: 'Sat Nov 21 2026 13:45:00 GMT+0000 (Coordinated Universal Time)', intlName: 'Coordinated Universal Time', intlNameEn: 'Coordinated Universal Time' })
     const { checks } = judge(s, server('en-US'))
-    expect(checks.filter((c) => c.verdict === 'warn' || c.verdict === 'fail').map((c) => c.id)).toEqual(['tz-not-utc'])
+    expect(checks.filter((c) => c.verdict === 'warn' || c.verdict === 'fail').map((c) => c.id)).toEqual(['utc-zone'])
     expect(byId(checks, 'zone-language').verdict).toBe('na')
     expect(summarize(checks).score).toBe(96)
   })
@@ -24,6 +24,7 @@ describe('timezone-geo judge', () => {
   test('missing signals give na, never a failure', () => {
     const s: TimezoneGeoSignals = {
       zone: err('error', 'boom'),
+      languages: err('error', 'boom'),
       offsets: err('timeout', 'no answer within 3000 ms'),
       dateString: err('error', 'boom'),
       worker: err('blocked', 'cannot start a worker'),

@@ -14,10 +14,12 @@ import { TimezoneGeoSignals } from '../../../common/signals/timezone-geo'
 import { formatOffset } from '../../../common/tz-offset'
 import { geolocationApi } from '../../checks/geolocation-api'
 import { clockMonotonic, clockSkew, clockSkewMs } from '../../checks/page-clock'
-import { acceptLanguageMatch, localeConsistent } from '../../checks/preferred-languages'
+import { acceptLanguageVsLanguages } from '../../checks/accept-language-header'
+import { localeConsistent } from '../../checks/preferred-languages'
 import { tzWorker } from '../../checks/worker-zone'
 import { acceptTags, nowSample, reportedZone } from '../../checks/zone-facts'
-import { ipCountryOf, ipZone, tzNotUtc, zoneLanguage } from '../../checks/zone-location'
+import { ipCountryOf, ipZone, zoneLanguage } from '../../checks/zone-location'
+import { utcZone } from '../../checks/zone-regions'
 import { tzDateString, tzOffsetsConsistent, tzRulesServer } from '../../checks/zone-offsets'
 import { defineTool } from './types'
 
@@ -30,9 +32,9 @@ export const timezoneGeo = defineTool({
     [tzRulesServer, 30],
     [tzDateString, 25],
     [tzWorker, 35],
-    [tzNotUtc, 8],
+    [utcZone, 8],
     [localeConsistent, 10],
-    [acceptLanguageMatch, 25],
+    [acceptLanguageVsLanguages, 25],
     [zoneLanguage, 6],
     [clockSkew, 20],
     [clockMonotonic, 10],

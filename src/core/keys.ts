@@ -58,7 +58,7 @@ export function keyHint(key: string): { prefix: string; last4: string } {
   return { prefix: key.slice(0, KEY_PREFIX.length + 4), last4: key.slice(-4) }
 }
 
-/** Where the key came from. The Authorization header wins when both are sent (README). */
+/** Where the key came from. The Authorization header wins when both are sent (docs/api.md). */
 export function extractApiKey(input: { authorization?: string | null; apikey?: string | null }): string | null {
   const auth = input.authorization?.trim()
   if (auth) {

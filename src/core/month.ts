@@ -1,5 +1,5 @@
 // Usage is counted per UTC calendar month: the count resets at 00:00:00 UTC on the first day
-// of each month, whatever the key's creation date (README: "Limits").
+// of each month, whatever the key's creation date (docs/api.md, "Decisions where the spec is silent").
 
 export function monthStart(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))

@@ -1,7 +1,7 @@
 // The TLS evidence listener's certificate: the configured files (TLS_CERT_FILE, TLS_KEY_FILE),
 // or a self-signed one made on first start in DATA_DIR/tls/ and reused afterwards. node:crypto
 // makes keys but not X.509 certificates, so the self-signed one comes from `openssl req`.
-// Browsers warn about a self-signed certificate; production sets real files (see README).
+// Browsers warn about a self-signed certificate; production sets real files (see docs/listeners.md).
 
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs'

@@ -21,9 +21,10 @@ export const engineApis = checkOn<TlsFingerprintSignals>()({
     const unsupported = (s: (typeof raw)['uaData'] | (typeof raw)['connection']) => s?.ok === false && s.error.kind === 'unsupported'
     const hasUaData = uaData !== undefined
     const hasConn = connection !== undefined
-    if (claimed.engine === 'unknown' || (!hasUaData && !unsupported(raw.uaData)) || (!hasConn && !unsupported(raw.connection))) {
-      return na(claimed.engine === 'unknown' ? 'the User-Agent names no engine' : `${whyMissing(raw.uaData) || whyMissing(raw.connection)}`)
-    }
+    if (claimed.engine === 'unknown') return na('the User-Agent names no engine')
+    // An API that is absent is a finding; a probe that failed otherwise leaves nothing to judge.
+    const unread = [!hasUaData && !unsupported(raw.uaData) ? whyMissing(raw.uaData) : '', !hasConn && !unsupported(raw.connection) ? whyMissing(raw.connection) : ''].filter(Boolean)
+    if (unread.length) return na(unread.join('; '))
     const problems: string[] = []
     const secure = stack?.secureContext ?? hasUaData
     if (claimed.engine === 'blink') {

@@ -48,8 +48,8 @@ interface Task {
   }
 }
 
-async function run(page: Page, on: RunningServer = server, apiKey = key): Promise<Task> {
-  await page.goto(`${on.baseUrl}/tools/dns-leak`)
+async function run(page: Page, on: RunningServer = server, apiKey = key, tool = 'dns-leak'): Promise<Task> {
+  await page.goto(`${on.baseUrl}/tools/${tool}`)
   const id = await page.locator('body[data-task]').getAttribute('data-task', { timeout: 30_000 })
   const res = await fetch(`${on.baseUrl}/api/antibot/tasks/${id}`, { headers: { authorization: `Bearer ${apiKey}` } })
   expect(res.status).toBe(200)
@@ -157,6 +157,22 @@ test.describe('through a real recursive resolver (unbound)', () => {
       expect(verdicts).toMatchObject({ 'dns-lookups-sent': 'pass', 'resolver-seen': 'pass', 'qname-0x20': 'pass', 'ecs-subnet': 'pass' })
       await expect(page.getByRole('region', { name: 'Results' }).locator('tr[data-check="resolver-seen"]')).toContainText(resolverAddress)
       await page.screenshot({ path: test.info().outputPath('dns-leak-unbound.png'), fullPage: true })
+    } finally {
+      await browser.close()
+    }
+  })
+
+  test('vpn-detector makes the same lookups and judges the resolver that asked against the address', async () => {
+    const browser = await chromium.launch({ executablePath: join(dir, 'chromium'), args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic'] })
+    try {
+      const task = await run(await browser.newPage(), dnsServer, dnsKey, 'vpn-detector')
+      const resolvers = (task.results.server.evidence ?? []).filter((e) => e.kind === 'dns').map((e) => e.data.resolver)
+      expect(resolvers.length).toBeGreaterThanOrEqual(4)
+      expect(new Set(resolvers)).toEqual(new Set([resolverAddress]))
+      const check = task.results.checks.find((c) => c.id === 'resolver-network')!
+      // Loopback has no network to compare with: the check says so and lists who asked.
+      expect(check).toMatchObject({ verdict: 'na', observed: [resolverAddress] })
+      expect(check.expected).toContain('is not public')
     } finally {
       await browser.close()
     }

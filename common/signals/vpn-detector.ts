@@ -1,6 +1,7 @@
 // vpn-detector: what probes/signals/ice-candidates.ts, tz-zone.ts, languages.ts, fetch-rtt.ts
 // and tls-evidence.ts report (probes/entries/vpn-detector.ts).
 
+import { DnsLookupsSchema } from './dns-leak'
 import { Type, type Static } from '@sinclair/typebox'
 import { NStr, Num } from '../shorthands'
 import { Signal } from '../signal'
@@ -25,6 +26,8 @@ export const VpnDetectorSignals = Type.Object({
   /** probes/signals/languages.ts: what accept-language-vs-languages compares the header with, as http-headers does. */
   languages: Signal(LanguagesSchema),
   rtt: Signal(FetchRttSchema),
+  /** probes/signals/dns-lookups.ts, as dns-leak makes them: the resolvers that ask are compared with the address. */
+  lookups: Signal(DnsLookupsSchema),
   /** The page's connection to the TLS listener, whose round trips the server reads. */
   tlsEvidence: Type.Optional(Signal(TlsEvidenceProbeSchema)),
 })

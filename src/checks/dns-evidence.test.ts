@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { dnsLeak, DnsLeakSections } from '../core/tools/dns-leak'
-import { server, judgeDns, byId, NONCE, today, signals } from '../core/tools/dns-leak.fixtures'
+import { server, judgeDns, byId, NONCE, today, signals } from '../core/tools/dns-leak.fixture'
 import type { JudgeContext } from '../core/tools/types'
 import { dnsEvidenceOf } from './dns-evidence'
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { DnsLeakSignals } from '../../common/signals/dns-leak'
 import { runChecks } from '../core/judge'
-import { lookups, noZone as noZoneSignal, server, signals, today } from '../core/tools/dns-leak.fixtures'
+import { lookups, noZone as noZoneSignal, server, signals, today } from '../core/tools/dns-leak.fixture'
 import { dnsLookupsSent, noZone } from './dns-lookups-sent'
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0'

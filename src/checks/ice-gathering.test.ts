@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { MDNS_A, MDNS_B, RAW_V4, RAW_V6, devices, ice } from '../core/tools/webrtc-leak.fixtures'
+import { MDNS_A, MDNS_B, RAW_V4, RAW_V6, devices, ice } from '../core/tools/webrtc-leak.fixture'
 import { gathered, gatheringText, hostsHidden, iceDidNotRun, permissionNote, srflxOf } from './ice-gathering'
 
 // Firefox writes UDP/TCP in capitals, no generation/ufrag pairs, and ends gathering with an empty candidate.

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { WebrtcLeakSignals } from '../../common/signals/webrtc-leak'
 import { runChecks } from '../core/judge'
-import { devices, server } from '../core/tools/webrtc-leak.fixtures'
+import { devices, server } from '../core/tools/webrtc-leak.fixture'
 import { mediaDevicesListed } from './media-devices-listed'
 
 const run = (mediaDevices: WebrtcLeakSignals['mediaDevices'] | undefined) => runChecks([[mediaDevicesListed, 10]], { mediaDevices } as WebrtcLeakSignals, server('81.2.69.160'), {}).checks[0]!

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { summarize } from '../core/scoring'
-import { server, judgeDns, byId, today } from '../core/tools/dns-leak.fixtures'
+import { server, judgeDns, byId, today } from '../core/tools/dns-leak.fixture'
 
 describe('network-information through the dns-leak tool', () => {
   test('a spoofed navigator.connection warns', () => {

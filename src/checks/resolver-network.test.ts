@@ -1,6 +1,6 @@
 // The resolver checks through the dns-leak tool, with what the DNS listener filed under the page nonce.
 import { describe, expect, test } from 'bun:test'
-import { server, judgeDns, byId, verdicts, NONCE, lookups, signals, q, client, networks } from '../core/tools/dns-leak.fixtures'
+import { server, judgeDns, byId, verdicts, NONCE, lookups, signals, q, client, networks } from '../core/tools/dns-leak.fixture'
 
 describe('dns-leak judge with DNS evidence (issue 7)', () => {
   test('the ISP resolver of the client’s own network: no leak', () => {

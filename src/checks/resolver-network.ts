@@ -2,13 +2,19 @@
 // DNS server (./dns-evidence.ts), and whether they belong to the network or country of the
 // HTTP address or to a known public (DoH/DoT) provider (src/core/doh-providers.ts).
 
-import type { DnsLeakSignals } from '../../common/signals/dns-leak'
+import type { SignalResult } from '../../common/signal'
+import type { DnsLookups } from '../../common/signals/dns-leak'
 import { labelResolver } from '../core/doh-providers'
 import { ipScope } from '../core/ip-scope'
 import { checkOn, na } from './define'
 import { LISTENER_MISSING, NO_RESOLVER, resolverEvidence, resolversOf, type DnsEvidence } from './dns-evidence'
 
-const dnsCheck = checkOn<DnsLeakSignals>()
+/** The signal these checks read: the page's lookups in the service's zone (dns-leak and vpn-detector make them). */
+export interface LookupSignals {
+  lookups: SignalResult<DnsLookups>
+}
+
+const dnsCheck = checkOn<LookupSignals>()
 
 const label = (ip: string, evidence: DnsEvidence) => labelResolver(ip, evidence.networks?.[ip]?.asn ?? null)
 

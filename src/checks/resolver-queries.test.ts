@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { server, judgeDns, byId, signals, q, client, networks } from '../core/tools/dns-leak.fixtures'
+import { server, judgeDns, byId, signals, q, client, networks } from '../core/tools/dns-leak.fixture'
 
 describe('ecs-subnet through the dns-leak tool', () => {
   test('an EDNS Client Subnet of another network fails; the client’s own /24 passes', () => {

@@ -1,6 +1,6 @@
 // The STUN/TURN checks through the webrtc-leak tool, with what the listener filed under the page nonce.
 import { describe, expect, test } from 'bun:test'
-import { server, withEvidence, SERVICE, MDNS_A, ice, nativeApi, devices, judgeWebrtc, byId } from '../core/tools/webrtc-leak.fixtures'
+import { server, withEvidence, SERVICE, MDNS_A, ice, nativeApi, devices, judgeWebrtc, byId } from '../core/tools/webrtc-leak.fixture'
 import { webrtcLeak } from '../core/tools/webrtc-leak'
 import type { StunEvidence } from './stun-evidence'
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { WebrtcLeakSignals } from '../../common/signals/webrtc-leak'
 import { runChecks } from '../core/judge'
-import { MDNS_A, MDNS_B, RAW_V4, RAW_V6, TCP_V4, devices, ice, nativeApi, server } from '../core/tools/webrtc-leak.fixtures'
+import { MDNS_A, MDNS_B, RAW_V4, RAW_V6, TCP_V4, devices, ice, nativeApi, server } from '../core/tools/webrtc-leak.fixture'
 import { candidatesEventSdp, mdnsHostCandidates, privateAddressExposed, publicAddressLeak } from './webrtc-addresses'
 
 const FIREFOX_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0'

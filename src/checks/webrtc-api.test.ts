@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { RtcApi, WebrtcLeakSignals } from '../../common/signals/webrtc-leak'
 import { runChecks } from '../core/judge'
-import { nativeApi, server } from '../core/tools/webrtc-leak.fixtures'
+import { nativeApi, server } from '../core/tools/webrtc-leak.fixture'
 import { webrtcApi } from './webrtc-api'
 
 const FIREFOX_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0'

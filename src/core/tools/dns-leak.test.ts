@@ -3,7 +3,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { DnsLeakSignals } from '../../../common/signals/dns-leak'
 import { summarize } from '../scoring'
 import { dnsLeak, DnsLeakSections } from './dns-leak'
-import { server, judgeDns, byId, verdicts, NONCE, lookups, today, } from './dns-leak.fixtures'
+import { server, judgeDns, byId, verdicts, NONCE, lookups, today, } from './dns-leak.fixture'
 
 describe('dns-leak judge without the DNS listener (today)', () => {
   test('Chrome: only the Network Information check applies; every resolver check is na and says why', () => {

@@ -13,6 +13,7 @@ const signals = (lines: string[]): VpnDetectorSignals => ({
   zone: ok({ timeZone: 'Europe/Berlin', locale: 'de-DE', calendar: 'gregory', numberingSystem: 'latn', hourCycle: 'h23', language: 'de-DE', languages: ['de-DE', 'de'] }),
   languages: ok({ language: 'de-DE', languages: ['de-DE', 'de'] }),
   rtt: ok({ samples: [20, 21, 22], medianMs: 21, minMs: 20, protocol: 'http/1.1' }),
+  lookups: { ok: false, error: { kind: 'unsupported', message: 'no DNS zone configured (DNS_ZONE)' }, ms: 0 },
 })
 const turn = (address: string) => ({ kind: 'turn', data: { address, port: 50000, family: 'IPv4', transport: 'udp', requestedTransport: 17, realm: 'antibot', software: null }, observedAt: '2026-06-01T00:00:00+00:00' })
 const obs = (ip: string, evidence: ServerObservation['evidence'], nonce: ServerObservation['nonce'] = 'valid'): ServerObservation => ({

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { NO_ZONE_MESSAGE } from '../../../common/signals/dns-leak'
 import { summarize, type Check } from '../scoring'
 import type { ServerObservation } from './observation'
 import type { VpnDetectorSignals } from '../../../common/signals/vpn-detector'
@@ -15,11 +16,13 @@ const zone = (timeZone: string, languages: string[]) => ok({ timeZone, locale: l
 const rtt = (samples: number[]) => ok({ samples, medianMs: [...samples].sort((a, b) => a - b)[samples.length >> 1]!, minMs: Math.min(...samples), protocol: 'http/1.1' })
 
 // navigator.languages as probes/signals/languages.ts reports it: the same list the zone probe reads.
+/** What the page's DNS lookups report on a service without a DNS zone. */
+const NO_ZONE = { ok: false as const, error: { kind: 'unsupported' as const, message: NO_ZONE_MESSAGE }, ms: 0 }
 const languagesOf = (z: VpnDetectorSignals['zone']): VpnDetectorSignals['languages'] => (z.ok ? ok({ language: z.value.language, languages: z.value.languages }) : z)
 
 function signals(over: Partial<VpnDetectorSignals> = {}): VpnDetectorSignals {
   const z = over.zone ?? zone('Europe/Berlin', ['de-DE', 'de', 'en'])
-  return { ice: ice(MDNS), zone: z, languages: languagesOf(z), rtt: rtt([21, 22, 20, 23, 22]), ...over }
+  return { ice: ice(MDNS), zone: z, languages: languagesOf(z), rtt: rtt([21, 22, 20, 23, 22]), lookups: NO_ZONE, ...over }
 }
 
 function obs(ip: string, acceptLanguage: string | null, extra: Array<[string, string]> = []): ServerObservation {
@@ -40,7 +43,7 @@ describe('vpn-detector judge', () => {
   test('a German desktop browser on a German line shows no sign of a VPN', () => {
     const r = judge(signals(), obs('81.2.69.23', 'de-DE,de;q=0.9,en;q=0.8'))
     for (const id of ['http-address', 'webrtc-vs-http', 'proxy-headers', 'accept-language-vs-languages', 'zone-vs-accept-language', 'utc-zone', 'in-page-rtt']) expect(r.byId[id]!.verdict).toBe('pass')
-    for (const id of ['rtt-vs-tcp-handshake', 'zone-vs-ip-country', 'datacenter-asn', 'resolver-vs-ip']) expect(r.byId[id]!.verdict).toBe('na')
+    for (const id of ['rtt-vs-tcp-handshake', 'zone-vs-ip-country', 'datacenter-asn', 'resolver-network']) expect(r.byId[id]!.verdict).toBe('na')
     expect(r.summary.score).toBe(100)
     expect(r.verdict).toStartWith('No sign of a VPN or proxy')
   })
@@ -79,9 +82,21 @@ describe('vpn-detector judge', () => {
     expect(r.summary.score).toBe(90)
   })
 
+  test('the resolvers that looked up the page\'s names are judged against the address: the ISP\'s at home behind a VPN exit is the DNS leak', () => {
+    const lookups = ok({ nonce: 'abcdefghijklmnopqrstuvwx27', zone: 'dns.antibot.example', names: [{ name: 'abcdefghijklmnopqrstuvwx27-1.dns.antibot.example', ms: 40, via: 'img' as const, outcome: 'error' as const }] })
+    const asked = (resolver: string): ServerObservation => ({
+      ...obs('185.65.134.1', 'de-DE,de;q=0.9,en;q=0.8'),
+      nonce: 'valid',
+      evidence: [{ kind: 'dns', data: { name: 'abcdefghijklmnopqrstuvwx27-1.dns.antibot.example', qtype: 'A', resolver, ecs: null }, observedAt: '2026-06-01T00:00:00.000Z' }],
+    })
+    expect(judge(signals({ lookups }), asked('79.200.1.1'), CTX).byId['resolver-network']).toMatchObject({ verdict: 'fail', source: 'server' })
+    expect(judge(signals({ lookups }), asked('185.65.134.1'), CTX).byId['resolver-network']!.verdict).toBe('pass')
+    expect(judge(signals(), obs('185.65.134.1', null), CTX).byId['resolver-network']!.expected).toContain('DNS_ZONE')
+  })
+
   test('missing signals are na, never failures', () => {
     const gone = missing('timeout', 'no answer within 3000 ms')
-    const r = judge({ ice: missing('unsupported', 'no RTCPeerConnection'), zone: gone, languages: gone, rtt: gone }, obs('81.2.69.23', null))
+    const r = judge({ ice: missing('unsupported', 'no RTCPeerConnection'), zone: gone, languages: gone, rtt: gone, lookups: gone }, obs('81.2.69.23', null))
     for (const id of ['webrtc-vs-http', 'accept-language-vs-languages', 'utc-zone', 'zone-vs-accept-language', 'in-page-rtt']) expect(r.byId[id]!.verdict).toBe('na')
     expect(r.summary.score).toBe(100)
   })

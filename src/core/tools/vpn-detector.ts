@@ -19,7 +19,7 @@ import { httpAddress } from '../../checks/http-address'
 import { languagesVsIpCountry, zoneVsIpCountry } from '../../checks/ip-country-fit'
 import { datacenterAsn } from '../../checks/ip-network'
 import { proxyHeaders } from '../../checks/proxy-headers'
-import { resolverVsIp } from '../../checks/resolver-vs-ip'
+import { resolverNetwork } from '../../checks/resolver-network'
 import { inPageRtt, rttVsTcpHandshake } from '../../checks/round-trips'
 import { rttEvidenceOf } from '../../checks/rtt-gap'
 import { publicVsHttp, webrtcVsHttp } from '../../checks/webrtc-vs-http'
@@ -92,7 +92,7 @@ export const vpnDetector = defineTool({
     [zoneVsIpCountry, 30],
     [languagesVsIpCountry, 10],
     [datacenterAsn, 50],
-    [resolverVsIp, 20],
+    [resolverNetwork, 20],
   ],
   addSections(s, judged, server, ctx) {
     const ice = signalValue(s.ice)

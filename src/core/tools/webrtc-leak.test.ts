@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { WebrtcLeakSignals } from '../../../common/signals/webrtc-leak'
 import { summarize } from '../scoring'
-import { server, MDNS_A, MDNS_B, RAW_V4, RAW_V6, TCP_V4, ice, nativeApi, devices, judgeWebrtc, byId, verdicts } from './webrtc-leak.fixtures'
+import { server, MDNS_A, MDNS_B, RAW_V4, RAW_V6, TCP_V4, ice, nativeApi, devices, judgeWebrtc, byId, verdicts } from './webrtc-leak.fixture'
 import { webrtcLeak, WebrtcLeakSections } from './webrtc-leak'
 
 describe('webrtc-leak judge', () => {

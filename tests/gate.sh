@@ -54,7 +54,7 @@ fi
 BIN=node_modules/.bin
 echo "gate: type check"
 "$BIN/tsc" --noEmit
-echo "gate: lint (Biome, biome.json)"
+echo "gate: lint (Biome, biome.jsonc)"
 "$BIN/biome" lint .
 echo "gate: XSS scan of the JSX"
 "$BIN/xss-scan" --project tsconfig.json

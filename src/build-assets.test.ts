@@ -45,3 +45,13 @@ describe('a missing or broken probe bundle stops the start', () => {
     expect(() => toolsPages(deps)).toThrow("Cannot start: tool 'vpn-detector' has no probe bundle (probes/vpn-detector.js is not among the built assets; see src/build-assets.ts)")
   })
 })
+
+describe('the real probe bundles', () => {
+  test('carry no schema library: probes import only types from common/signals', async () => {
+    const probes = (await buildAssets()).filter((f) => f.name.startsWith('probes/'))
+    expect(probes.map((f) => f.name).sort()).toEqual(TOOL_IDS.map((t) => `probes/${t}.js`).sort())
+    // TypeBox brands every schema with Symbol.for('TypeBox.Kind'); a bundle that has it imported a
+    // value from a schema module (common/signals/*) and grew by ~11 KB gzip.
+    for (const f of probes) expect(new TextDecoder().decode(f.body).includes('TypeBox.Kind'), `${f.name} bundles TypeBox`).toBe(false)
+  })
+})

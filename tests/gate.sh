@@ -20,16 +20,25 @@ if [ ! -x "$CHROMIUM_PATH" ]; then
   fi
 fi
 
-# The detection matrix also drives Chromium through Debian's chromedriver and shows a person's
-# browser on a virtual display (xvfb). CHROMEDRIVER_PATH points elsewhere where needed.
+# The detection matrix also drives Chromium through Debian's chromedriver and shows the people's
+# browsers on a virtual display (xvfb). CHROMEDRIVER_PATH points elsewhere where needed.
 export CHROMEDRIVER_PATH="${CHROMEDRIVER_PATH:-/usr/bin/chromedriver}"
 if [ ! -x "$CHROMEDRIVER_PATH" ] && [ "$CHROMEDRIVER_PATH" != /usr/bin/chromedriver ]; then
   echo "gate: no chromedriver at $CHROMEDRIVER_PATH; set CHROMEDRIVER_PATH" >&2
   exit 1
 fi
+# The matrix's people include Firefox ESR (FIREFOX_PATH points elsewhere where needed) and a
+# German Chromium, which needs Chromium's translations (chromium-l10n) for its de-DE locale.
+export FIREFOX_PATH="${FIREFOX_PATH:-/usr/bin/firefox-esr}"
+if [ ! -x "$FIREFOX_PATH" ] && [ "$FIREFOX_PATH" != /usr/bin/firefox-esr ]; then
+  echo "gate: no Firefox at $FIREFOX_PATH; set FIREFOX_PATH" >&2
+  exit 1
+fi
 MISSING=""
 [ -x "$CHROMEDRIVER_PATH" ] || MISSING="$MISSING chromium-driver"
 command -v Xvfb >/dev/null || MISSING="$MISSING xvfb"
+[ -x "$FIREFOX_PATH" ] || MISSING="$MISSING firefox-esr"
+if [ "$CHROMIUM_PATH" = /usr/bin/chromium ] && [ ! -e /usr/lib/chromium/locales/de.pak ]; then MISSING="$MISSING chromium-l10n"; fi
 if [ -n "$MISSING" ]; then
   if command -v apt-get >/dev/null; then
     echo "gate: installing Debian's$MISSING"

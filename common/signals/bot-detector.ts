@@ -17,6 +17,10 @@ export const ApiLiesSchema = Type.Object({
 })
 export type ApiLies = Static<typeof ApiLiesSchema>
 
+/** probes/signals/shared-worker-ua.ts: navigator.userAgent inside a SharedWorker. */
+export const SharedWorkerUaSchema = Type.Object({ userAgent: Str(400) })
+export type SharedWorkerUa = Static<typeof SharedWorkerUaSchema>
+
 /** probes/signals/webdriver.ts */
 export const WebdriverFlagSchema = Type.Object({
   /** navigator.webdriver as read (true/false), null when it is not a boolean (missing). */
@@ -187,5 +191,7 @@ export const BotDetectorSignals = Type.Object({
   navRate: Signal(NavigationRateLimitSchema),
   /** Optional: pages from before the TLS evidence listener, and other clients, do not send it. */
   tlsEvidence: Type.Optional(Signal(TlsEvidenceProbeSchema)),
+  /** Optional: pages from before this signal do not send it. */
+  sharedWorker: Type.Optional(Signal(SharedWorkerUaSchema)),
 })
 export type BotDetectorSignals = Static<typeof BotDetectorSignals>

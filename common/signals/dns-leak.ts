@@ -5,9 +5,6 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Bool, NBool, NNum, NStr, Num, Str } from '../shorthands'
 import { Signal } from '../signal'
 
-/** What probes/signals/dns-lookups.ts reports when the page has no DNS zone to look up names in. */
-export const NO_ZONE_MESSAGE = 'no DNS zone configured (DNS_ZONE)'
-
 export const DnsLookupsSchema = Type.Object({
   zone: Str(200),
   /** The label prefix: the page nonce, under which the DNS server files the queries. */

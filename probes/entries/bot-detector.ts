@@ -14,6 +14,7 @@ import { plugins } from '../signals/plugins'
 import { pointerMedia } from '../signals/pointer-media'
 import { iframeScope, pageScope, workerScope } from '../signals/scope-snapshot'
 import { screenMetrics } from '../signals/screen'
+import { sharedWorkerUa } from '../signals/shared-worker-ua'
 import { watchStackLeaks } from '../signals/stack-leaks'
 import { tlsEvidence } from '../signals/tls-evidence'
 import { webdriverFlag } from '../signals/webdriver'
@@ -35,6 +36,7 @@ void runToolPage('bot-detector', {
   page: pageScope,
   iframe: iframeScope,
   worker: workerScope,
+  sharedWorker: sharedWorkerUa,
   iframeProxy,
   chrome: chromeObject,
   notification: notificationPermission,

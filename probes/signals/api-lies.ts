@@ -37,6 +37,9 @@ const ON_PROTOTYPES = [
   ['Document', 'hasFocus'],
   ['AudioBuffer', 'getChannelData'],
   ['MediaDevices', 'enumerateDevices'],
+  // CDP's Input.dispatchMouseEvent gives screenX/Y equal to clientX/Y; puppeteer-real-browser
+  // hides that by redefining these getters in every page (brotector's Input.cordinatesLeak).
+  ['MouseEvent', 'screenX screenY'],
 ] as const
 
 /** Objects that hold the members themselves (the global, a namespace, a static getter). */

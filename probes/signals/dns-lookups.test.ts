@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test'
-import { NO_ZONE_MESSAGE } from '../../common/signals/dns-leak'
+import { NO_ZONE_MESSAGE } from '../../common/dns-zone'
 import { ProbeError } from '../core/probe-error'
 import { dnsLookups } from './dns-lookups'
 

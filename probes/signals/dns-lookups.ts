@@ -8,7 +8,8 @@
 // before any lookup. Cross-origin resource timing hides DNS phases (no Timing-Allow-Origin),
 // so only the time to the load's end is reported.
 // The zone comes from the page (<body data-dns-zone>); without one there is nothing to look up.
-import { NO_ZONE_MESSAGE, type DnsLookups } from '../../common/signals/dns-leak'
+import { NO_ZONE_MESSAGE } from '../../common/dns-zone'
+import type { DnsLookups } from '../../common/signals/dns-leak'
 import { ProbeError } from '../core/probe-error'
 
 

@@ -1,7 +1,8 @@
 // Is the browser's navigation flood protection on? Browsers cap how often a page may call
 // history.pushState/replaceState: Chromium 200 times per 10 s (NavigationRateLimiter; later
-// calls are dropped with a console warning), Firefox 200 per 10 s, Safari 100 per 30 s (they
-// throw a SecurityError). Chromium lifts the cap only with --disable-ipc-flooding-protection,
+// calls are dropped with a console warning), Safari 100 per 30 s (it throws a SecurityError);
+// Firefox ESR 153 applies all 400 calls (issue 11), so the check judges only a V8 engine.
+// Chromium lifts the cap only with --disable-ipc-flooding-protection,
 // which Playwright and Puppeteer pass on every launch (their default arguments) and people do
 // not. The probe calls replaceState 400 times and reads back which call stuck.
 // https://source.chromium.org/chromium/chromium/src/+/main:third_party/blink/renderer/core/frame/navigation_rate_limiter.cc

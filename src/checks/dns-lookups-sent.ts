@@ -2,7 +2,8 @@
 // the service's zone, which only its DNS server answers. Informational (weight 0): the
 // finding is what that server saw (./resolver-network.ts).
 
-import { NO_ZONE_MESSAGE, type DnsLeakSignals } from '../../common/signals/dns-leak'
+import { NO_ZONE_MESSAGE } from '../../common/dns-zone'
+import type { DnsLeakSignals } from '../../common/signals/dns-leak'
 import { checkOn } from './define'
 
 export const dnsLookupsSent = checkOn<DnsLeakSignals>()({

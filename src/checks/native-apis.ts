@@ -13,7 +13,7 @@ const NATIVE = 'every tested getter and method native'
 
 /** APIs stealth tools patch to hide automation; lies elsewhere are likelier privacy extensions. */
 export function isAutomationApi(api: string): boolean {
-  return /^Navigator\.(webdriver|plugins|mimeTypes|languages|language|hardwareConcurrency|deviceMemory|permissions|pdfViewerEnabled)$|^Permissions\.query$|^Notification\.permission$|^Function\.toString$|^HTMLIFrameElement\.|^window\.(outer|inner)/.test(api)
+  return /^Navigator\.(webdriver|plugins|mimeTypes|languages|language|hardwareConcurrency|deviceMemory|permissions|pdfViewerEnabled)$|^Permissions\.query$|^Notification\.permission$|^Function\.toString$|^MouseEvent\.screen[XY]$|^HTMLIFrameElement\.|^window\.(outer|inner)/.test(api)
 }
 
 /** Every lie found: the tested APIs, and own properties on the navigator instance (engines define none). */

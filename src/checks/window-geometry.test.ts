@@ -3,7 +3,7 @@ import type { BotDetectorSignals } from '../../common/signals/bot-detector'
 import { runChecks } from '../core/judge'
 import type { WeightedCheck } from '../core/tools/types'
 import { windowChrome, windowFitsScreen } from './window-geometry'
-import { ok, humanChrome, judge } from '../core/tools/bot-detector.fixture'
+import { ok, humanChrome, judge, SPIDERMONKEY, V8 } from '../core/tools/bot-detector.fixture'
 
 const server = { ip: '203.0.113.7', userAgent: 'x', headers: [], receivedAt: 0 }
 const run = (check: WeightedCheck<BotDetectorSignals>[0], s: Partial<BotDetectorSignals>) => {
@@ -18,6 +18,16 @@ describe('window geometry', () => {
   test('a window of size 0 fails; one the size of its page only warns (full screen)', () => {
     expect(run(windowChrome, { window: ok({ ...FILLS, outerWidth: 0 }) }).check.verdict).toBe('fail')
     expect(run(windowChrome, { window: ok(FILLS) }).check.verdict).toBe('warn')
+  })
+
+  test('Firefox resisting fingerprinting (SpiderMonkey; window, page and screen one size) passes; the same sizes on V8 warn', () => {
+    // Firefox ESR 153 with privacy.resistFingerprinting on a 1920×1080 Xvfb screen (issue 11).
+    const rfp = { window: ok({ innerWidth: 1400, innerHeight: 900, outerWidth: 1400, outerHeight: 900 }), screen: ok({ width: 1400, height: 900, availWidth: 1400, availHeight: 900, colorDepth: 24 }) }
+    expect(run(windowChrome, { ...rfp, engine: ok(SPIDERMONKEY) }).check.verdict).toBe('pass')
+    expect(run(windowChrome, { ...rfp, engine: ok(V8) }).check.verdict).toBe('warn')
+    expect(run(windowChrome, rfp).check.verdict).toBe('warn')
+    expect(run(windowChrome, { ...rfp, engine: ok(SPIDERMONKEY), screen: ok(FULL) }).check.verdict).toBe('warn')
+    expect(run(windowChrome, { ...rfp, engine: ok(SPIDERMONKEY), window: ok({ ...FILLS, outerWidth: 0 }) }).check.verdict).toBe('fail')
   })
 
   test('a chromeless window filling a taskbar-less screen names headless only when drawn without a GPU, and costs nothing', () => {

@@ -3,6 +3,7 @@
 // https://developer.mozilla.org/docs/Web/API/Window/outerHeight
 
 import type { BotDetectorSignals } from '../../common/signals/bot-detector'
+import { runningEngine } from './claimed-browser'
 import { checkOn } from './define'
 import { glRenderer, isSoftwareGl } from './software-gl'
 
@@ -12,12 +13,17 @@ export const windowChrome = botCheck({
   id: 'window-chrome',
   name: 'Window has browser chrome around the page',
   source: 'client',
-  why: 'A visible browser window is taller than its page (tabs, address bar); headless windows are not (outer == inner), and some report 0. Full-screen (F11) and kiosk windows are the known false positives, so equal sizes only warn; 0 fails.',
+  why: "A visible browser window is taller than its page (tabs, address bar); headless windows are not (outer == inner), and some report 0. Full-screen (F11) and kiosk windows are the known false positives, so equal sizes only warn; 0 fails. Firefox with privacy.resistFingerprinting reports the page's size as the window's and the screen's (RFPTarget WindowOuterSize and ScreenRect): on a SpiderMonkey engine (told by its error messages, not the user agent) a window, page and screen of one size pass. A headless Firefox whose screen is its window's size passes too, the known false negative.",
   needs: ['window'],
-  judge: ({ window: win }) => {
+  uses: ['engine', 'screen'],
+  judge: ({ window: win, engine, screen: scr }) => {
     const zero = win.outerWidth === 0 || win.outerHeight === 0
     const same = win.outerWidth === win.innerWidth && win.outerHeight === win.innerHeight
-    return { verdict: zero ? 'fail' : same ? 'warn' : 'pass', observed: `outer ${win.outerWidth}×${win.outerHeight}, inner ${win.innerWidth}×${win.innerHeight}`, expected: 'outer window larger than the page' }
+    // Firefox ESR 153 with resistFingerprinting, in the detection matrix: outer, inner and screen all 1400×900.
+    // https://searchfox.org/mozilla-central/source/toolkit/components/resistfingerprinting/RFPTargets.inc
+    const resisting = same && runningEngine(engine) === 'gecko' && scr?.width === win.innerWidth && scr.height === win.innerHeight
+    const observed = `outer ${win.outerWidth}×${win.outerHeight}, inner ${win.innerWidth}×${win.innerHeight}${resisting ? ', the screen’s size too: Firefox resisting fingerprinting' : ''}`
+    return { verdict: zero ? 'fail' : same && !resisting ? 'warn' : 'pass', observed, expected: 'outer window larger than the page (Firefox resisting fingerprinting: window, page and screen of one size)' }
   },
 })
 

@@ -3,14 +3,17 @@
 // fetches the task through the API. All use Debian's Chromium (CHROMIUM_PATH overrides).
 
 import { spawn } from 'node:child_process'
-import { chromium as playwright, type Page } from 'playwright-core'
+import { mkdirSync } from 'node:fs'
+import { newInjectedContext } from 'fingerprint-injector'
+import { chromium as patchright } from 'patchright-core'
+import { chromium as playwright } from 'playwright-core'
 import puppeteerCore, { type Page as PuppeteerPage } from 'puppeteer-core'
 import { addExtra } from 'puppeteer-extra'
 import StealthPlugin from 'puppeteer-extra-plugin-stealth'
 import { Builder, By, until } from 'selenium-webdriver'
 import chrome from 'selenium-webdriver/chrome.js'
 import type { Expected } from './report'
-import { startXvfb } from './xvfb'
+import { startXvfb, type Display } from './xvfb'
 
 export interface MatrixContext {
   /** http://127.0.0.1:<port>/tools/bot-detector on the server run.ts started. */
@@ -30,6 +33,11 @@ export interface Client {
   expected: Expected
   /** Frameworks the results must name (the point of the client). */
   mustName?: string[]
+  /**
+   * Set while no check catches this client: why, in a few words. Its row is printed as a known
+   * miss and does not fail the run (report.ts failsRun).
+   */
+  knownMiss?: string
   /** Opens the page and returns its task id. */
   run(ctx: MatrixContext): Promise<string>
 }
@@ -45,6 +53,9 @@ export const CHROMIUM_FLAGS = [
   '--disable-quic',
 ]
 
+/** Turns off Blink's AutomationControlled feature: navigator.webdriver stays false. */
+const NO_AUTOMATION_CONTROLLED = '--disable-blink-features=AutomationControlled'
+
 const READY = 'body[data-task], body[data-error]'
 
 function taskOrThrow(task: string | null | undefined, status: string | null | undefined): string {
@@ -52,7 +63,24 @@ function taskOrThrow(task: string | null | undefined, status: string | null | un
   throw new Error(`the page reported an error: ${status?.trim() || 'no status'}`)
 }
 
-async function playwrightTask(page: Page, ctx: MatrixContext): Promise<string> {
+/** What playwrightTask uses of a page: Playwright's and patchright's pages both have it. */
+interface TaskPage {
+  goto(url: string): Promise<unknown>
+  waitForSelector(selector: string, options: { state: 'attached'; timeout: number }): Promise<unknown>
+  locator(selector: string): { getAttribute(name: string): Promise<string | null>; textContent(): Promise<string | null> }
+}
+
+/** Runs `fn` with a fresh Xvfb display, stopped afterwards. */
+async function onXvfb<T>(fn: (display: Display) => Promise<T>): Promise<T> {
+  const xvfb = await startXvfb()
+  try {
+    return await fn(xvfb)
+  } finally {
+    await xvfb.stop()
+  }
+}
+
+async function playwrightTask(page: TaskPage, ctx: MatrixContext): Promise<string> {
   await page.goto(ctx.pageUrl)
   await page.waitForSelector(READY, { state: 'attached', timeout: ctx.timeoutMs })
   return taskOrThrow(await page.locator('body').getAttribute('data-task'), await page.locator('#status').textContent())
@@ -115,15 +143,14 @@ export const stealthClient: Client = {
 export const puppeteerHeadfulClient: Client = {
   name: 'Puppeteer headful on Xvfb, --enable-automation dropped, AutomationControlled off',
   expected: 'bot',
-  async run(ctx) {
-    const xvfb = await startXvfb()
-    try {
+  run: (ctx) =>
+    onXvfb(async (xvfb) => {
       const browser = await puppeteerCore.launch({
         executablePath: ctx.chromium,
         headless: false,
         defaultViewport: null,
         ignoreDefaultArgs: ['--enable-automation'],
-        args: [...CHROMIUM_FLAGS, '--disable-blink-features=AutomationControlled'],
+        args: [...CHROMIUM_FLAGS, NO_AUTOMATION_CONTROLLED],
         userDataDir: `${ctx.dir}/profile`,
         env: { ...process.env, DISPLAY: xvfb.display },
       })
@@ -132,27 +159,119 @@ export const puppeteerHeadfulClient: Client = {
       } finally {
         await browser.close()
       }
-    } finally {
-      await xvfb.stop()
-    }
-  },
+    }),
+}
+
+/** chromedriver driving Chromium with `args`; `display` runs it headful on that X display. */
+async function withSelenium(ctx: MatrixContext, args: string[], display?: Display): Promise<string> {
+  const options = new chrome.Options()
+  options.setChromeBinaryPath(ctx.chromium)
+  options.addArguments(...args, ...CHROMIUM_FLAGS, `--user-data-dir=${ctx.dir}/profile`)
+  const service = new chrome.ServiceBuilder(ctx.chromedriver).setPort(0)
+  if (display) {
+    // What undetected set-ups do: no --enable-automation (the infobar, navigator.webdriver).
+    options.excludeSwitches('enable-automation')
+    service.setEnvironment({ ...(process.env as Record<string, string>), DISPLAY: display.display })
+  }
+  const driver = await new Builder().forBrowser('chrome').setChromeOptions(options).setChromeService(service).build()
+  try {
+    await driver.get(ctx.pageUrl)
+    const body = await driver.wait(until.elementLocated(By.css(READY)), ctx.timeoutMs)
+    return taskOrThrow(await body.getAttribute('data-task'), await driver.findElement(By.id('status')).getText())
+  } finally {
+    await driver.quit()
+  }
 }
 
 export const seleniumClient: Client = {
   name: 'Selenium WebDriver + chromedriver (headless)',
   expected: 'bot',
+  run: (ctx) => withSelenium(ctx, ['--headless']),
+}
+
+export const seleniumHeadfulClient: Client = {
+  name: 'Selenium WebDriver headful on Xvfb, enable-automation excluded, AutomationControlled off',
+  expected: 'bot',
+  run: (ctx) => onXvfb((xvfb) => withSelenium(ctx, [NO_AUTOMATION_CONTROLLED], xvfb)),
+}
+
+/** patchright (Playwright patched not to enable Runtime, no automation switches) headless, with a Chrome user agent. */
+export const patchrightClient: Client = {
+  name: 'patchright-core headless, AutomationControlled off, Chrome user agent on the context',
+  expected: 'bot',
   async run(ctx) {
-    const options = new chrome.Options()
-    options.setChromeBinaryPath(ctx.chromium)
-    options.addArguments('--headless', ...CHROMIUM_FLAGS, `--user-data-dir=${ctx.dir}/profile`)
-    const service = new chrome.ServiceBuilder(ctx.chromedriver).setPort(0)
-    const driver = await new Builder().forBrowser('chrome').setChromeOptions(options).setChromeService(service).build()
+    const browser = await patchright.launch({ executablePath: ctx.chromium, headless: true, args: [...CHROMIUM_FLAGS, NO_AUTOMATION_CONTROLLED] })
     try {
-      await driver.get(ctx.pageUrl)
-      const body = await driver.wait(until.elementLocated(By.css(READY)), ctx.timeoutMs)
-      return taskOrThrow(await body.getAttribute('data-task'), await driver.findElement(By.id('status')).getText())
+      const context = await browser.newContext({ userAgent: HEADFUL_UA })
+      return await playwrightTask(await context.newPage(), ctx)
     } finally {
-      await driver.quit()
+      await browser.close()
+    }
+  },
+}
+
+/** patchright as its README recommends: a persistent profile, a real window, no viewport emulation. */
+export const patchrightHeadfulClient: Client = {
+  name: 'patchright-core headful on Xvfb (persistent profile, no viewport), AutomationControlled off',
+  expected: 'bot',
+  // No Runtime.enable, scripts in isolated worlds, none of Playwright's page-visible switches:
+  // what its page reads matched the Chromium person's in every probe tried (docs/matrix.md).
+  knownMiss: 'nothing its page can read tells it from a person yet (issue 11)',
+  run: (ctx) =>
+    onXvfb(async (xvfb) => {
+      const context = await patchright.launchPersistentContext(`${ctx.dir}/profile`, {
+        executablePath: ctx.chromium,
+        headless: false,
+        viewport: null,
+        args: [...CHROMIUM_FLAGS, NO_AUTOMATION_CONTROLLED],
+        env: { ...process.env, DISPLAY: xvfb.display },
+      })
+      try {
+        return await playwrightTask(context.pages()[0] ?? (await context.newPage()), ctx)
+      } finally {
+        await context.close()
+      }
+    }),
+}
+
+/**
+ * puppeteer-real-browser: chrome-launcher's default switches plus AutomationControlled off,
+ * rebrowser-puppeteer-core (no Runtime.enable) connected over the debugging port, on the
+ * Xvfb display it starts itself (the xvfb package; Debian's Xvfb binary).
+ */
+export const realBrowserClient: Client = {
+  name: 'puppeteer-real-browser connect() (chrome-launcher + rebrowser patches), headful on its own Xvfb',
+  expected: 'bot',
+  async run(ctx) {
+    const { connect } = await import('puppeteer-real-browser')
+    // chrome-launcher writes its logs into the profile directory and expects it to exist.
+    mkdirSync(`${ctx.dir}/profile`, { recursive: true })
+    const { browser, page } = await connect({
+      headless: false,
+      customConfig: { chromePath: ctx.chromium, userDataDir: `${ctx.dir}/profile` },
+      connectOption: { defaultViewport: null },
+    })
+    try {
+      return await puppeteerTask(page as unknown as PuppeteerPage, ctx)
+    } finally {
+      await browser.close()
+    }
+  },
+}
+
+/** Apify's fingerprint-injector: a generated Windows Chrome fingerprint injected into a Playwright context. */
+export const fingerprintInjectorClient: Client = {
+  name: 'Playwright + fingerprint-injector (Windows Chrome fingerprint, newInjectedContext), headless',
+  expected: 'bot',
+  async run(ctx) {
+    const browser = await playwright.launch({ executablePath: ctx.chromium, headless: true, args: CHROMIUM_FLAGS })
+    try {
+      const context = await newInjectedContext(browser as unknown as Parameters<typeof newInjectedContext>[0], {
+        fingerprintOptions: { devices: ['desktop'], operatingSystems: ['windows'], browsers: ['chrome'] },
+      })
+      return await playwrightTask(await context.newPage(), ctx)
+    } finally {
+      await browser.close()
     }
   },
 }

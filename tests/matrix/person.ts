@@ -1,22 +1,37 @@
-// The person of the detection matrix: a headful Chromium on a virtual X display (Debian's Xvfb),
+// The people of the detection matrix: a headful browser on a virtual X display (Debian's Xvfb),
 // started with the page's URL and nothing that automates it — no --remote-debugging-*, no
-// --enable-automation, no driver, a fresh profile. Nothing touches the page, before or after
-// it submits: the page does not tell us its task id, so the task is found through the operator
-// API (GET /api/admin/tasks), as the newest bot-detector task that was not there before.
+// --enable-automation, no Marionette, no driver, a fresh profile. Nothing touches the page,
+// before or after it submits: the page does not tell us its task id, so the task is found
+// through the operator API (GET /api/admin/tasks), as the newest bot-detector task that was
+// not there before. Each person is one set-up for the one launcher below.
 //
-// Flags, and why each is here: --no-sandbox only when running as root (Chromium refuses to
-// start otherwise; the page cannot see it: the sandbox restricts the renderer's system calls,
-// not what the web platform exposes), --user-data-dir for a fresh profile, --no-first-run so no
-// welcome tab opens next to ours, and the three that keep a fresh profile from calling Google
-// (background networking, component updates, sync), since the matrix makes loopback traffic
-// only. None of them changes what the page sees.
-// What stays as it is on this machine and must not cost the person the `human` verdict:
-// SwiftShader instead of a GPU, no window manager or taskbar (the screen's available area is
-// all of it), a UTC time zone, no audio or video devices.
+// Chromium flags, and why each is here: --no-sandbox only when running as root (Chromium
+// refuses to start otherwise; the page cannot see it: the sandbox restricts the renderer's
+// system calls, not what the web platform exposes), --user-data-dir for a fresh profile,
+// --no-first-run so no welcome tab opens next to ours, and the three that keep a fresh profile
+// from calling Google (background networking, component updates, sync), since the matrix makes
+// loopback traffic only. None of them changes what the page sees.
+// Firefox ESR: a fresh profile directory (--profile, --no-remote so it never hands the URL to
+// another running Firefox) whose user.js only keeps it off the network and quiet (FIREFOX_PREFS).
+// What stays as it is on this machine and must not cost a person the `human` verdict:
+// SwiftShader or llvmpipe instead of a GPU, no window manager or taskbar (the screen's available
+// area is all of it), a UTC time zone, no audio or video devices.
 
 import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import type { Client, MatrixContext } from './clients'
 import { sleep, startXvfb, stopGroup } from './xvfb'
+
+/** What a person needs besides the automation clients' context: Firefox ESR's path. */
+export interface PersonContext extends MatrixContext {
+  firefox: string
+}
+
+/** A person of the matrix, and the browser it needs (run.ts checks that it is installed). */
+export interface Person extends Omit<Client, 'run'> {
+  browser: 'chromium' | 'firefox'
+  run(ctx: PersonContext): Promise<string>
+}
 
 async function listTaskIds(ctx: MatrixContext): Promise<string[]> {
   const res = await fetch(`${ctx.baseUrl}/api/admin/tasks?tool=bot-detector&limit=100`, { headers: { authorization: `Bearer ${ctx.adminToken}` } })
@@ -24,31 +39,131 @@ async function listTaskIds(ctx: MatrixContext): Promise<string[]> {
   return ((await res.json()) as Array<{ task_id: string }>).map((t) => t.task_id)
 }
 
-export const personClient: Client = {
-  name: 'Person: headful Chromium on Xvfb, no automation',
-  expected: 'human',
-  async run(ctx) {
-    const before = new Set(await listTaskIds(ctx))
-    const xvfb = await startXvfb()
-    let browser: ChildProcess | undefined
-    try {
-      const rootOnly = process.getuid?.() === 0 ? ['--no-sandbox'] : []
-      const args = [...rootOnly, `--user-data-dir=${ctx.dir}/profile`, '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ctx.pageUrl]
-      let log = ''
-      browser = spawn(ctx.chromium, args, { env: { ...process.env, DISPLAY: xvfb.display }, stdio: ['ignore', 'ignore', 'pipe'], detached: true })
-      browser.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)))
-      const started = Date.now()
-      // Browser start-up on a loaded 2-core machine takes a few seconds on top of the page's run.
-      while (Date.now() - started < ctx.timeoutMs + 20_000) {
-        if (browser.exitCode !== null) throw new Error(`chromium exited with ${browser.exitCode}: ${log.trim().split('\n').slice(-3).join(' | ')}`)
-        const fresh = (await listTaskIds(ctx)).find((id) => !before.has(id))
-        if (fresh) return fresh
-        await sleep(250)
-      }
-      throw new Error(`no new bot-detector task within ${Math.round((Date.now() - started) / 1000)} s`)
-    } finally {
-      if (browser) await stopGroup(browser)
-      await xvfb.stop()
+/** How one person's browser starts: the program, its arguments, extra environment. */
+interface Launch {
+  program: string
+  args: string[]
+  env?: Record<string, string>
+}
+
+/** Starts the browser on a fresh Xvfb display and returns the bot-detector task it submitted. */
+async function runPerson(ctx: MatrixContext, what: string, launch: Launch): Promise<string> {
+  const before = new Set(await listTaskIds(ctx))
+  const xvfb = await startXvfb()
+  let browser: ChildProcess | undefined
+  try {
+    let log = ''
+    browser = spawn(launch.program, launch.args, { env: { ...process.env, ...launch.env, DISPLAY: xvfb.display }, stdio: ['ignore', 'ignore', 'pipe'], detached: true })
+    browser.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)))
+    const started = Date.now()
+    // Browser start-up on a loaded 2-core machine takes a few seconds on top of the page's run.
+    while (Date.now() - started < ctx.timeoutMs + 20_000) {
+      if (browser.exitCode !== null) throw new Error(`${what} exited with ${browser.exitCode}: ${log.trim().split('\n').slice(-3).join(' | ')}`)
+      const fresh = (await listTaskIds(ctx)).find((id) => !before.has(id))
+      if (fresh) return fresh
+      await sleep(250)
     }
+    throw new Error(`no new bot-detector task from ${what} within ${Math.round((Date.now() - started) / 1000)} s`)
+  } finally {
+    if (browser) await stopGroup(browser)
+    await xvfb.stop()
+  }
+}
+
+function chromiumArgs(ctx: MatrixContext, extra: string[] = []): string[] {
+  const rootOnly = process.getuid?.() === 0 ? ['--no-sandbox'] : []
+  return [...rootOnly, `--user-data-dir=${ctx.dir}/profile`, '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extra, ctx.pageUrl]
+}
+
+/**
+ * user.js of the Firefox people: no first-run or what's-new pages, no telemetry, studies, update,
+ * remote settings, Safe Browsing, captive-portal or add-on traffic. None changes what a page can
+ * read (no fingerprinting, language, media or network-stack prefs).
+ * https://searchfox.org/mozilla-esr140/source/remote/shared/RecommendedPreferences.sys.mjs lists the same kind.
+ */
+export const FIREFOX_PREFS: Record<string, string | number | boolean> = {
+  'browser.shell.checkDefaultBrowser': false,
+  'browser.startup.homepage_override.mstone': 'ignore',
+  'startup.homepage_welcome_url': '',
+  'startup.homepage_welcome_url.additional': '',
+  'browser.aboutwelcome.enabled': false,
+  'trailhead.firstrun.didSeeAboutWelcome': true,
+  'datareporting.policy.dataSubmissionEnabled': false,
+  'datareporting.policy.dataSubmissionPolicyBypassNotification': true,
+  'datareporting.healthreport.uploadEnabled': false,
+  'toolkit.telemetry.enabled': false,
+  'toolkit.telemetry.unified': false,
+  'toolkit.telemetry.server': '',
+  'toolkit.telemetry.reportingpolicy.firstRun': false,
+  'app.update.auto': false,
+  'app.update.checkInstallTime': false,
+  'app.normandy.enabled': false,
+  'app.normandy.api_url': '',
+  'app.shield.optoutstudies.enabled': false,
+  'services.settings.server': 'data:,#remote-settings-dummy/v1',
+  'browser.safebrowsing.malware.enabled': false,
+  'browser.safebrowsing.phishing.enabled': false,
+  'browser.safebrowsing.downloads.enabled': false,
+  'browser.safebrowsing.blockedURIs.enabled': false,
+  'browser.safebrowsing.provider.mozilla.updateURL': '',
+  'browser.safebrowsing.provider.google4.updateURL': '',
+  'network.captive-portal-service.enabled': false,
+  'network.connectivity-service.enabled': false,
+  'captivedetect.canonicalURL': '',
+  'extensions.update.enabled': false,
+  'extensions.getAddons.cache.enabled': false,
+  'extensions.systemAddon.update.enabled': false,
+  'media.gmp-manager.updateEnabled': false,
+  'browser.newtabpage.activity-stream.feeds.topsites': false,
+  'browser.newtabpage.activity-stream.feeds.section.topstories': false,
+  'browser.newtabpage.activity-stream.feeds.system.topstories': false,
+  'browser.topsites.contile.enabled': false,
+  'browser.region.update.enabled': false,
+  'browser.region.network.url': '',
+  'browser.search.update': false,
+  'browser.discovery.enabled': false,
+  'extensions.pocket.enabled': false,
+  'browser.ping-centre.telemetry': false,
+  'browser.translations.automaticallyPopup': false,
+}
+
+function firefoxLaunch(ctx: PersonContext, prefs: Record<string, string | number | boolean> = {}): Launch {
+  const profile = `${ctx.dir}/profile`
+  mkdirSync(profile, { recursive: true })
+  const userJs = Object.entries({ ...FIREFOX_PREFS, ...prefs }).map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});`)
+  writeFileSync(`${profile}/user.js`, `${userJs.join('\n')}\n`)
+  return { program: ctx.firefox, args: ['--profile', profile, '--no-remote', ctx.pageUrl] }
+}
+
+/** The matrix's people, by id: run.ts lists them with the automation clients. */
+export const PEOPLE: Record<string, Person> = {
+  person: {
+    name: 'Person: headful Chromium on Xvfb, no automation',
+    expected: 'human',
+    browser: 'chromium',
+    run: (ctx) => runPerson(ctx, 'chromium', { program: ctx.chromium, args: chromiumArgs(ctx) }),
+  },
+  'person-de': {
+    name: 'Person: headful Chromium on Xvfb, German (de-DE, Europe/Berlin), 1100×800 window at 40,60',
+    expected: 'human',
+    browser: 'chromium',
+    run: (ctx) =>
+      runPerson(ctx, 'chromium', {
+        program: ctx.chromium,
+        args: chromiumArgs(ctx, ['--lang=de-DE', '--window-size=1100,800', '--window-position=40,60']),
+        env: { LANG: 'de_DE.UTF-8', LANGUAGE: 'de_DE.UTF-8', TZ: 'Europe/Berlin' },
+      }),
+  },
+  'person-firefox': {
+    name: 'Person: Firefox ESR on Xvfb, fresh default profile',
+    expected: 'human',
+    browser: 'firefox',
+    run: (ctx) => runPerson(ctx, 'firefox-esr', firefoxLaunch(ctx)),
+  },
+  'person-firefox-rfp': {
+    name: 'Person: Firefox ESR on Xvfb, fresh profile with privacy.resistFingerprinting',
+    expected: 'human',
+    browser: 'firefox',
+    run: (ctx) => runPerson(ctx, 'firefox-esr', firefoxLaunch(ctx, { 'privacy.resistFingerprinting': true })),
   },
 }

@@ -1,10 +1,10 @@
-// The detection matrix: known automation and a person open /tools/bot-detector on a local
+// The detection matrix: known automation and people open /tools/bot-detector on a local
 // server, each task is fetched through the API with a key, and a table client → verdict, score,
 // frameworks is printed (Markdown) and written to bench-results/matrix.json. Exits 1 when a bot
-// is not `bot` with score ≤ 40 or the person is not `human` with score ≥ 90.
+// is not `bot` with score ≤ 40 or a person is not `human` with score ≥ 90 and no failed check.
 //   node_modules/.bin/bun tests/matrix/run.ts [client id …]     (npm run matrix)
-// Needs Debian's chromium, chromium-driver and xvfb (tests/gate.sh installs them);
-// CHROMIUM_PATH and CHROMEDRIVER_PATH override the first two.
+// Needs Debian's chromium, chromium-driver, xvfb and firefox-esr (tests/gate.sh installs them);
+// CHROMIUM_PATH, CHROMEDRIVER_PATH and FIREFOX_PATH override the paths of the first two and the last.
 
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -12,13 +12,28 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startServer } from '../support/server'
-import { dumpDomClient, dumpDomUaClient, phantomClient, playwrightClient, puppeteerClient, puppeteerHeadfulClient, seleniumClient, stealthClient, type Client, type MatrixContext } from './clients'
-import { personClient } from './person'
-import { markdownTable, rowProblem, type Row } from './report'
+import {
+  dumpDomClient,
+  dumpDomUaClient,
+  fingerprintInjectorClient,
+  patchrightClient,
+  patchrightHeadfulClient,
+  phantomClient,
+  playwrightClient,
+  puppeteerClient,
+  puppeteerHeadfulClient,
+  realBrowserClient,
+  seleniumClient,
+  seleniumHeadfulClient,
+  stealthClient,
+  type Client,
+} from './clients'
+import { PEOPLE, type Person, type PersonContext } from './person'
+import { failsRun, markdownTable, rowProblem, type Row } from './report'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 /** Every client, by the id the command line may name. */
-const CLIENTS: Record<string, Client> = {
+const CLIENTS: Record<string, Client | Person> = {
   playwright: playwrightClient,
   puppeteer: puppeteerClient,
   stealth: stealthClient,
@@ -29,8 +44,18 @@ const CLIENTS: Record<string, Client> = {
   // name; a driven browser without the webdriver flag), kept so that those checks keep working.
   'dump-dom-ua': dumpDomUaClient,
   'puppeteer-headful': puppeteerHeadfulClient,
-  person: personClient,
+  // Driven over CDP or WebDriver with the usual markers hidden (issue 11).
+  patchright: patchrightClient,
+  'patchright-headful': patchrightHeadfulClient,
+  'real-browser': realBrowserClient,
+  'fingerprint-injector': fingerprintInjectorClient,
+  'selenium-headful': seleniumHeadfulClient,
+  // The people (person.ts): Chromium as started from a desktop, another locale, time zone and
+  // window size, and Firefox ESR with and without resistFingerprinting.
+  ...PEOPLE,
 }
+/** Automation clients with a window, on an Xvfb display. */
+const ON_XVFB = ['puppeteer-headful', 'patchright-headful', 'real-browser', 'selenium-headful']
 const PAGE_TIMEOUT_MS = 30_000
 /** A client that has not answered in this long is stopped and its row fails. */
 const CLIENT_TIMEOUT_MS = 120_000
@@ -48,7 +73,7 @@ function findProgram(name: string): string | null {
 }
 
 function requireProgram(path: string, what: string): void {
-  if (!findProgram(path)) throw new Error(`Cannot run the matrix: no ${what} at ${path} (tests/gate.sh installs it; on Debian: apt-get install chromium chromium-driver xvfb)`)
+  if (!findProgram(path)) throw new Error(`Cannot run the matrix: no ${what} at ${path} (tests/gate.sh installs it; on Debian: apt-get install chromium chromium-driver xvfb firefox-esr)`)
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
@@ -68,9 +93,12 @@ async function main(): Promise<number> {
   const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
   const chromedriver = process.env.CHROMEDRIVER_PATH || '/usr/bin/chromedriver'
   requireProgram(chromium, 'Chromium')
-  if (chosen.includes('selenium')) requireProgram(chromedriver, 'chromedriver')
-  if (chosen.some((id) => id === 'person' || id === 'puppeteer-headful')) requireProgram('Xvfb', 'Xvfb')
-  const version = execFileSync(chromium, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+  if (chosen.some((id) => id.startsWith('selenium'))) requireProgram(chromedriver, 'chromedriver')
+  if (chosen.some((id) => id in PEOPLE || ON_XVFB.includes(id))) requireProgram('Xvfb', 'Xvfb')
+  const firefox = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr'
+  if (chosen.some((id) => PEOPLE[id]?.browser === 'firefox')) requireProgram(firefox, 'Firefox ESR')
+  const versionOf = (program: string) => execFileSync(program, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+  const version = [versionOf(chromium), ...(chosen.some((id) => PEOPLE[id]?.browser === 'firefox') ? [versionOf(firefox)] : [])].join(', ')
 
   const started = Date.now()
   const server = await startServer()
@@ -80,9 +108,9 @@ async function main(): Promise<number> {
     for (const id of chosen) {
       const client = CLIENTS[id]!
       const dir = mkdtempSync(join(tmpdir(), `antibot-matrix-${id}-`))
-      const ctx: MatrixContext = { pageUrl: `${server.baseUrl}/tools/bot-detector`, baseUrl: server.baseUrl, adminToken: server.adminToken, chromium, chromedriver, dir, timeoutMs: PAGE_TIMEOUT_MS }
+      const ctx: PersonContext = { pageUrl: `${server.baseUrl}/tools/bot-detector`, baseUrl: server.baseUrl, adminToken: server.adminToken, chromium, chromedriver, firefox, dir, timeoutMs: PAGE_TIMEOUT_MS }
       const t0 = Date.now()
-      const row: Row = { client: client.name, expected: client.expected, verdict: null, score: null, frameworks: [], mustName: client.mustName ?? [], taskId: null, seconds: 0, error: null, findings: [] }
+      const row: Row = { client: client.name, expected: client.expected, knownMiss: ('knownMiss' in client ? client.knownMiss : undefined) ?? null, verdict: null, score: null, frameworks: [], mustName: client.mustName ?? [], taskId: null, seconds: 0, error: null, findings: [] }
       try {
         row.taskId = await withTimeout(client.run(ctx), CLIENT_TIMEOUT_MS, client.name)
         const res = await fetch(`${server.baseUrl}/api/antibot/tasks/${row.taskId}`, { headers: { authorization: `Bearer ${key}` } })
@@ -100,7 +128,8 @@ async function main(): Promise<number> {
       }
       rows.push(row)
       const problem = rowProblem(row)
-      console.error(`matrix: ${id}: ${row.verdict ?? 'no result'} ${row.score ?? ''} in ${row.seconds} s${problem ? ` — FAIL: ${problem}` : ''}`)
+      const verdict = problem ? (row.knownMiss ? ` — known miss: ${problem}` : ` — FAIL: ${problem}`) : row.knownMiss ? ' — caught now: remove its knownMiss' : ''
+      console.error(`matrix: ${id}: ${row.verdict ?? 'no result'} ${row.score ?? ''} in ${row.seconds} s${verdict}`)
       if (problem && row.findings.length) console.error(`matrix:   findings: ${row.findings.join(', ')}`)
     }
   } finally {
@@ -115,7 +144,9 @@ async function main(): Promise<number> {
     const record = { measured_at: new Date().toISOString(), chromium: version, seconds, clients: rows.map((r) => ({ ...r, problem: rowProblem(r) })) }
     writeFileSync(join(ROOT, 'bench-results/matrix.json'), `${JSON.stringify(record, null, 2)}\n`)
   }
-  const failed = rows.filter((r) => rowProblem(r) !== null)
+  const missed = rows.filter((r) => rowProblem(r) !== null && r.knownMiss !== null)
+  if (missed.length) console.error(`\nmatrix: ${missed.length} known miss${missed.length === 1 ? '' : 'es'} (not failing the run): ${missed.map((r) => r.client).join('; ')}`)
+  const failed = rows.filter(failsRun)
   if (failed.length) console.error(`\nmatrix: ${failed.length} of ${rows.length} clients misjudged: ${failed.map((r) => r.client).join('; ')}`)
   return failed.length ? 1 : 0
 }

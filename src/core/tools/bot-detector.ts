@@ -36,6 +36,7 @@ import { notificationPermission } from '../../checks/notification-permission'
 import { pluginList } from '../../checks/plugin-list'
 import { probeIntegrity } from '../../checks/probe-integrity'
 import { iframeConsistency, workerConsistency } from '../../checks/scope-consistency'
+import { headlessSharedWorkerUa } from '../../checks/shared-worker-ua'
 import { glRenderer, webglRenderer } from '../../checks/software-gl'
 import { stackSourceUrl } from '../../checks/stack-frames'
 import { tlsFingerprintFamily, http2FingerprintFamily } from '../../checks/tls-match'
@@ -80,6 +81,7 @@ export const botDetector = defineTool({
     // Headless markers, named and unnamed
     [headlessUa, 60],
     [headlessWorkerUa, 40],
+    [headlessSharedWorkerUa, 60],
     [headlessBrands, 40],
     [headlessUaHeader, 60],
     [pointingDevice, 30],

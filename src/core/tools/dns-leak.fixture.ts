@@ -1,7 +1,8 @@
 // Sample dns-leak submissions for the tool's tests and its checks' (src/checks/*.test.ts).
 
 import type { Static } from '@sinclair/typebox'
-import { NO_ZONE_MESSAGE, type DnsLeakSignals as Signals } from '../../../common/signals/dns-leak'
+import { NO_ZONE_MESSAGE } from '../../../common/dns-zone'
+import type { DnsLeakSignals as Signals } from '../../../common/signals/dns-leak'
 import type { DnsEvidence } from '../../checks/dns-evidence'
 import type { Check } from '../scoring'
 import { dnsLeak, type DnsLeakSections } from './dns-leak'

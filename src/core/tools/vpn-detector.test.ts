@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { NO_ZONE_MESSAGE } from '../../../common/signals/dns-leak'
+import { NO_ZONE_MESSAGE } from '../../../common/dns-zone'
 import { summarize, type Check } from '../scoring'
 import type { ServerObservation } from './observation'
 import type { VpnDetectorSignals } from '../../../common/signals/vpn-detector'

@@ -12,8 +12,8 @@ import { parseTrustedProxies } from '../src/core/ip'
 import { loadIpDatabase, type IpDatabase } from '../src/evidence/ipdb'
 import { buildTestApp } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
+import { ok } from './support/signals'
 
-const ok = <T>(value: T) => ({ ok: true as const, value, ms: 1 })
 const IP_LEAK_SIGNALS = {
   ice: ok({ candidates: [], sdp: '', gathering: 'complete', gatheringMs: 10, errors: [] }),
   families: ok({ ipv4: { url: 'http://127.0.0.1/healthz', reachable: true, ms: 1, error: null }, ipv6: { url: 'http://[::1]/healthz', reachable: false, ms: 1, error: 'Failed to fetch' } }),

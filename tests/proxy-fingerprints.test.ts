@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 import { startServer, type RunningServer } from './support/server'
+import { ok } from './support/signals'
 
 const HOOK_TIMEOUT_MS = 120_000
 const TEST_TIMEOUT_MS = 30_000
@@ -22,7 +23,6 @@ const CHROME_HEADERS = {
 const CHROMIUM_JA4 = 't13d1516h2_8daaf6152771_02713d6af862'
 const CURL_JA4 = 't13d3112h2_e8f1e7e78f70_b26ce05bbdd6'
 
-const ok = <T>(value: T) => ({ ok: true as const, value, ms: 1 })
 // What the tls-fingerprint page of a Chrome 124 on Windows sends, without the TLS listener.
 const SIGNALS = {
   navigator: ok({ userAgent: CHROME_UA, platform: 'Win32' }),

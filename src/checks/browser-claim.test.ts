@@ -3,11 +3,11 @@ import type { TlsFingerprintSignals } from '../../common/signals/tls-fingerprint
 import { runChecks } from '../core/judge'
 import { browserClaim } from './browser-claim'
 import { engineApis } from './engine-apis'
+import { ok } from '../../tests/support/signals'
 
 const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 const FIREFOX_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:125.0) Gecko/20100101 Firefox/125.0'
 const HINTS: Array<[string, string]> = [['sec-ch-ua', '"Chromium";v="124", "Google Chrome";v="124", "Not-A.Brand";v="99"'], ['sec-ch-ua-platform', '"Windows"']]
-const ok = <T>(value: T) => ({ ok: true as const, value, ms: 1 })
 const unsupported = { ok: false as const, error: { kind: 'unsupported' as const, message: 'no' }, ms: 1 }
 const chromium = { uaData: ok({ brands: [], mobile: false, platform: 'Windows', high: null, highError: null }), connection: ok({ type: null, effectiveType: '4g', rtt: 50, downlink: 10, saveData: false }), stack: ok({ pageProtocol: 'https:', secureContext: true, navigationProtocol: 'h2', fetchProtocol: 'h2', navigationTls: true }) }
 const gecko = { ...chromium, uaData: unsupported, connection: unsupported }

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { runChecks } from '../core/judge'
 import type { ServerObservation } from '../core/tools/observation'
 import { hintsFromHeaders, secChUaVsNavigator, uaVsClientHints, type ClientHintSignals, type PageIdentity } from './client-hints'
+import { ok } from '../../tests/support/signals'
 
 const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 const FIREFOX_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:125.0) Gecko/20100101 Firefox/125.0'
@@ -9,7 +10,6 @@ const BRANDS = [{ brand: 'Chromium', version: '124' }, { brand: 'Google Chrome',
 const SEC_CH_UA = BRANDS.map((b) => `"${b.brand}";v="${b.version}"`).join(', ')
 const HINTS: Array<[string, string]> = [['sec-ch-ua', SEC_CH_UA], ['sec-ch-ua-platform', '"Windows"'], ['sec-ch-ua-mobile', '?0']]
 
-const ok = <T>(value: T) => ({ ok: true as const, value, ms: 1 })
 const page = (over: Partial<PageIdentity> = {}): ClientHintSignals => ({ navigator: ok({ userAgent: CHROME_UA, secureContext: true, uaData: { brands: BRANDS, mobile: false, platform: 'Windows' }, ...over }) })
 const obs = (ua: string, headers: Array<[string, string]>): ServerObservation => ({ ip: '192.0.2.1', userAgent: ua, headers: [['user-agent', ua], ...headers], receivedAt: 0 })
 const run = (check: typeof uaVsClientHints | typeof secChUaVsNavigator, s: ClientHintSignals, o: ServerObservation) => runChecks([[check, 30]], s, o, {}).checks[0]!

@@ -2,9 +2,9 @@ import { describe, expect, test } from 'bun:test'
 import { runChecks } from '../core/judge'
 import type { ServerObservation } from '../core/tools/observation'
 import { defaultViewport, type ViewportSignals } from './default-viewport'
+import { ok } from '../../tests/support/signals'
 
 const server: ServerObservation = { ip: '192.0.2.1', userAgent: '', headers: [], receivedAt: 0 }
-const ok = <T,>(value: T) => ({ ok: true as const, value, ms: 1 })
 const screen = (width: number, height: number, availWidth = width, availHeight = height) => ok({ width, height, availWidth, availHeight })
 const viewport = (innerWidth: number, innerHeight: number) => ok({ innerWidth, innerHeight })
 const run = (s: ViewportSignals) => runChecks([[defaultViewport, 16]], s, server, {}).checks[0]!

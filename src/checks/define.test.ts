@@ -3,12 +3,12 @@ import type { SignalResult } from '../../common/signal'
 import { runChecks } from '../core/judge'
 import type { ServerObservation } from '../core/tools/observation'
 import { checkOn, na } from './define'
+import { ok } from '../../tests/support/signals'
 
 interface Signals {
   a: SignalResult<{ n: number }>
   b?: SignalResult<string>
 }
-const ok = <T,>(value: T) => ({ ok: true as const, value, ms: 1 })
 const failed = (message: string) => ({ ok: false as const, error: { kind: 'timeout' as const, message }, ms: 1 })
 const server: ServerObservation = { ip: '192.0.2.1', userAgent: 'x', headers: [], receivedAt: 0 }
 

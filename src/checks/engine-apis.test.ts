@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import type { TlsFingerprintSignals } from '../../common/signals/tls-fingerprint'
 import { runChecks } from '../core/judge'
 import { engineApis } from './engine-apis'
+import { ok, missing } from '../../tests/support/signals'
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:125.0) Gecko/20100101 Firefox/125.0'
@@ -9,8 +10,6 @@ const FIREFOX_ANDROID = 'Mozilla/5.0 (Android 14; Mobile; rv:125.0) Gecko/125.0 
 const SAFARI = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15'
 const BRANDS = [{ brand: 'Chromium', version: '124' }, { brand: 'Google Chrome', version: '124' }, { brand: 'Not-A.Brand', version: '99' }]
 
-const ok = <T>(value: T) => ({ ok: true as const, value, ms: 1 })
-const missing = (kind: 'unsupported' | 'timeout', message: string) => ({ ok: false as const, error: { kind, message }, ms: 1 })
 const NO_UA_DATA = missing('unsupported', 'no navigator.userAgentData')
 const NO_CONNECTION = missing('unsupported', 'no navigator.connection')
 const https = (secureContext = true) => ok({ pageProtocol: secureContext ? 'https:' : 'http:', secureContext, navigationProtocol: 'h2', fetchProtocol: 'h2', navigationTls: secureContext })

@@ -3,9 +3,9 @@ import type { ScreenDisplaySignals } from '../../common/signals/screen-display'
 import { runChecks } from '../core/judge'
 import type { ServerObservation } from '../core/tools/observation'
 import { colorDepth, outerEqualsInner, screenSize, screenTaskbar, windowPosition } from './screen-geometry'
+import { ok } from '../../tests/support/signals'
 
 const server: ServerObservation = { ip: '192.0.2.1', userAgent: '', headers: [], receivedAt: 0 }
-const ok = <T,>(value: T) => ({ ok: true as const, value, ms: 1 })
 const unsupported = { ok: false as const, error: { kind: 'unsupported' as const, message: 'no visualViewport' }, ms: 1 }
 type Screen = ScreenDisplaySignals['screen'] & { ok: true }
 type Win = ScreenDisplaySignals['window'] & { ok: true }

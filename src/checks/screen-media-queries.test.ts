@@ -3,9 +3,9 @@ import type { DisplayMedia, ScreenDisplaySignals } from '../../common/signals/sc
 import { runChecks } from '../core/judge'
 import type { ServerObservation } from '../core/tools/observation'
 import { deviceWidthMedia, resolutionMedia } from './screen-media-queries'
+import { ok } from '../../tests/support/signals'
 
 const server: ServerObservation = { ip: '192.0.2.1', userAgent: '', headers: [], receivedAt: 0 }
-const ok = <T,>(value: T) => ({ ok: true as const, value, ms: 1 })
 const MEDIA: DisplayMedia = {
   deviceWidthMatches: true, deviceHeightMatches: true, resolutionMatches: true, colorGamut: 'srgb', dynamicRange: 'standard',
   pointer: 'fine', hover: 'hover', colorScheme: 'light', reducedMotion: false, forcedColors: false,

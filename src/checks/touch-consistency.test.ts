@@ -3,9 +3,9 @@ import type { DisplayMedia, ScreenDisplaySignals, TouchSupport } from '../../com
 import { runChecks } from '../core/judge'
 import type { ServerObservation } from '../core/tools/observation'
 import { touchConsistency } from './touch-consistency'
+import { ok } from '../../tests/support/signals'
 
 const server: ServerObservation = { ip: '192.0.2.1', userAgent: '', headers: [], receivedAt: 0 }
-const ok = <T,>(value: T) => ({ ok: true as const, value, ms: 1 })
 const missing = { ok: false as const, error: { kind: 'unsupported' as const, message: 'not collected here' }, ms: 1 }
 
 function verdict(touch: TouchSupport, pointer: string, hover: string) {

@@ -2,10 +2,10 @@ import { describe, expect, test } from 'bun:test'
 import type { HttpHeadersSignals } from '../../common/signals/http-headers'
 import { runChecks } from '../core/judge'
 import { brandsGrease, navigatorUaVsUaData } from './user-agent-data'
+import { ok } from '../../tests/support/signals'
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 const BRANDS = [{ brand: 'Chromium', version: '124' }, { brand: 'Google Chrome', version: '124' }, { brand: 'Not-A.Brand', version: '99' }]
-const ok = <T>(value: T) => ({ ok: true as const, value, ms: 1 })
 const signals = (uaData: unknown, secureContext = true) =>
   ({ navigator: ok({ userAgent: CHROME }), uaData, context: ok({ secureContext, protocol: 'https:', hostname: 'a' }) }) as unknown as HttpHeadersSignals
 const run = (s: HttpHeadersSignals) => runChecks([[brandsGrease, 15], [navigatorUaVsUaData, 25]], s, { ip: '192.0.2.1', userAgent: CHROME, headers: [], receivedAt: 0 }, {}).checks.map((c) => c.verdict)

@@ -3,8 +3,8 @@ import type { ScreenDisplaySignals } from '../../common/signals/screen-display'
 import { runChecks } from '../core/judge'
 import type { ServerObservation } from '../core/tools/observation'
 import { clientHintDpr, clientHintViewport } from './viewport-hints'
+import { ok } from '../../tests/support/signals'
 
-const ok = <T,>(value: T) => ({ ok: true as const, value, ms: 1 })
 const missing = { ok: false as const, error: { kind: 'unsupported' as const, message: 'not collected here' }, ms: 1 }
 const WINDOW = ok({ innerWidth: 1536, innerHeight: 730, outerWidth: 1536, outerHeight: 824, screenX: 0, screenY: 0, devicePixelRatio: 1.25 })
 

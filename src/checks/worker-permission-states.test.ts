@@ -3,9 +3,9 @@ import type { PermissionsApiSignals, PermissionsWorker } from '../../common/sign
 import { runChecks } from '../core/judge'
 import type { ServerObservation } from '../core/tools/observation'
 import { permissionsWorker } from './worker-permission-states'
+import { ok } from '../../tests/support/signals'
 
 const server: ServerObservation = { ip: '192.0.2.1', userAgent: '', headers: [], receivedAt: 0 }
-const ok = <T,>(value: T) => ({ ok: true as const, value, ms: 1 })
 const timeout = { ok: false as const, error: { kind: 'timeout' as const, message: 'no answer within 3000 ms' }, ms: 1 }
 const REGISTRY = ok({ results: { notifications: { state: 'prompt' }, geolocation: { state: 'granted' }, midi: { error: 'TypeError', message: 'x' } }, control: { error: 'TypeError', message: 'x' } })
 

@@ -7,10 +7,10 @@ import { assembleResults } from './tools/assemble'
 import { resultsSchema } from './results'
 import { TOOL_IDS } from '../../common/tools'
 import { proxyFingerprintEvidence } from '../evidence/proxy-fingerprints'
+import { ok } from '../../tests/support/signals'
 
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0'
-const ok = <T>(value: T) => ({ ok: true as const, value, ms: 1 })
 const ctx = { lookupIp: fakeLookup({ '79.200.1.1': NETWORKS.telekom, '2a02:8109::5': NETWORKS.telekom, '3.120.0.9': NETWORKS.aws, '81.2.69.160': NETWORKS.aaisp, '8.8.8.8': NETWORKS.google, '73.0.0.1': NETWORKS.comcast }) }
 
 function server(over: Partial<ServerObservation> = {}, acceptLanguage = 'de-DE,de;q=0.9'): ServerObservation {

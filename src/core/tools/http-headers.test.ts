@@ -4,6 +4,7 @@ import type { SignalResult } from '../../../common/signal'
 import type { HttpHeadersSignals } from '../../../common/signals/http-headers'
 import { httpHeaders } from './http-headers'
 import type { ServerObservation } from './observation'
+import { ok, missing } from '../../../tests/support/signals'
 
 const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 const HEADLESS_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36'
@@ -19,8 +20,6 @@ const CHROME_FULL = [
   { brand: 'Not-A.Brand', version: '99.0.0.0' },
 ]
 
-const ok = <T>(value: T) => ({ ok: true as const, value, ms: 1 })
-const missing = (kind: 'unsupported' | 'timeout', message: string) => ({ ok: false as const, error: { kind, message }, ms: 1 })
 
 /** The page's navigator (navigator-identity): its userAgentData and secure context follow the uaData and context signals. */
 type Over = Omit<Partial<HttpHeadersSignals>, 'navigator'> & { navigator?: SignalResult<{ userAgent: string; platform: string }> }

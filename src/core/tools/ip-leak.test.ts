@@ -4,9 +4,8 @@ import type { IpLeakSignals } from '../../../common/signals/ip-leak'
 import { ipLeak } from './ip-leak'
 import type { ServerObservation } from './observation'
 import { fakeLookup, NETWORKS } from '../../../tests/support/fake-ipdb'
+import { ok, missing } from '../../../tests/support/signals'
 
-const ok = <T>(value: T) => ({ ok: true as const, value, ms: 1 })
-const missing = (kind: 'unsupported' | 'timeout', message: string) => ({ ok: false as const, error: { kind, message }, ms: 1 })
 
 const MDNS = [
   'candidate:526347473 1 udp 2113937151 84ce2050-4a6f-4292-ac6b-10002bbebe5b.local 48666 typ host generation 0 ufrag Aw30 network-cost 999',

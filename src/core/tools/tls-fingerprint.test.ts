@@ -10,13 +10,12 @@ import { proxyFingerprintEvidence } from '../../evidence/proxy-fingerprints'
 import type { TlsFingerprintSignals } from '../../../common/signals/tls-fingerprint'
 import { tlsEvidenceOf, type TlsEvidence } from '../../checks/tls-views'
 import { tlsFingerprint, type TlsFingerprintSections } from './tls-fingerprint'
+import { ok, missing } from '../../../tests/support/signals'
 
 const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 const FIREFOX_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:125.0) Gecko/20100101 Firefox/125.0'
 const BRANDS = [{ brand: 'Chromium', version: '124' }, { brand: 'Google Chrome', version: '124' }, { brand: 'Not-A.Brand', version: '99' }]
 
-const ok = <T>(value: T) => ({ ok: true as const, value, ms: 1 })
-const missing = (kind: 'unsupported' | 'timeout', message: string) => ({ ok: false as const, error: { kind, message }, ms: 1 })
 const NO_LISTENER = missing('unsupported', 'no TLS evidence listener on this service (TLS_PORT is not set)')
 
 const NEGOTIATED = { protocol: 'TLSv1.3', alpn: 'h2', cipher: 'TLS_AES_128_GCM_SHA256' }

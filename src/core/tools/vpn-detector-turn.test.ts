@@ -4,8 +4,8 @@ import { describe, expect, test } from 'bun:test'
 import type { ServerObservation } from './observation'
 import type { VpnDetectorSignals } from '../../../common/signals/vpn-detector'
 import { vpnDetector } from './vpn-detector'
+import { ok } from '../../../tests/support/signals'
 
-const ok = <T>(value: T) => ({ ok: true as const, value, ms: 1 })
 const MDNS = 'candidate:1 1 udp 2113937151 84ce2050-4a6f-4292-ac6b-10002bbebe5b.local 48666 typ host generation 0'
 const SERVERS = ['turn:antibot.example:3478?transport=udp', 'stun:antibot.example:3478']
 const signals = (lines: string[]): VpnDetectorSignals => ({

@@ -6,9 +6,8 @@ import type { VpnDetectorSignals } from '../../../common/signals/vpn-detector'
 import { vpnDetector } from './vpn-detector'
 import { fakeLookup, NETWORKS } from '../../../tests/support/fake-ipdb'
 import type { JudgeContext } from './types'
+import { ok, missing } from '../../../tests/support/signals'
 
-const ok = <T>(value: T) => ({ ok: true as const, value, ms: 1 })
-const missing = (kind: 'unsupported' | 'timeout', message: string) => ({ ok: false as const, error: { kind, message }, ms: 1 })
 
 const MDNS = ['candidate:1 1 udp 2113937151 84ce2050-4a6f-4292-ac6b-10002bbebe5b.local 48666 typ host generation 0']
 const ice = (lines: string[]) => ok({ candidates: lines, sdp: lines.map((l) => `a=${l}`).join('\r\n'), gathering: 'complete' as const, gatheringMs: 150, errors: [] })

@@ -89,6 +89,15 @@ describe.each(testDrivers())('task API on %s', (driver) => {
     expect(res.status).toBe(200)
   })
 
+  test('GET /probe/frame is an empty HTML page any site may frame (the storage-partitioning probe nests it under a data: frame)', async () => {
+    const res = await get('/probe/frame')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toStartWith('text/html')
+    expect(res.headers.get('x-frame-options')).toBeNull()
+    expect(res.headers.get('content-security-policy')).toBeNull()
+    expect(await res.text()).not.toContain('<script')
+  })
+
   describe('POST /api/antibot/tasks', () => {
     test('201 with exactly a UUID v4 task_id, and the row stored once', async () => {
       const before = await countTasks(tdb.db)

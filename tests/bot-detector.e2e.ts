@@ -48,6 +48,10 @@ test('Playwright-driven headless Chromium is a bot: webdriver, HeadlessChrome an
   expect(r.frameworks).toContain('cdp')
   expect(r.frameworks).toContain('webdriver')
   for (const id of ['webdriver-flag', 'headless-ua', 'headless-worker-ua', 'headless-ua-header', 'cdp-runtime']) expect(verdictOf(r, id), about(r, id)).toBe('fail')
+  // Playwright's --disable-features=ThirdPartyStoragePartitioning: the nested frame is refused
+  // storage (Chromium 156 blocks third-party cookies), where a person's Chromium partitions it.
+  expect(verdictOf(r, 'storage-partitioning'), about(r, 'storage-partitioning')).toBe('fail')
+  expect(JSON.stringify(r.checks.find((c) => c.id === 'storage-partitioning')?.observed)).toContain('refused localStorage')
   expect(r.leaks.webdriver).toBe(true)
   expect(r.scoring.webdriver).toBe('fail')
   // Nothing in Chromium's own natives may look patched: that would be a false positive.

@@ -167,6 +167,21 @@ export const NavigationRateLimitSchema = Type.Object({
 })
 export type NavigationRateLimit = Static<typeof NavigationRateLimitSchema>
 
+/** probes/signals/storage-partition.ts */
+export const StoragePartitionSchema = Type.Object({
+  /**
+   * What a frame of the page's own origin, nested under a cross-site (opaque, data:) frame, found
+   * in localStorage: `partitioned` its own empty storage, `shared` the value the page had just
+   * written, `denied` a SecurityError on reading localStorage there.
+   */
+  state: Type.Union([Type.Literal('partitioned'), Type.Literal('shared'), Type.Literal('denied')]),
+  /** The error's name and message when denied. */
+  error: NStr(200),
+  /** Promise.withResolvers exists (V8 11.9: Chromium 119 and later, Firefox 121 and later). */
+  withResolvers: Bool,
+})
+export type StoragePartition = Static<typeof StoragePartitionSchema>
+
 export const BotDetectorSignals = Type.Object({
   lies: Signal(ApiLiesSchema),
   webdriver: Signal(WebdriverFlagSchema),
@@ -193,5 +208,7 @@ export const BotDetectorSignals = Type.Object({
   tlsEvidence: Type.Optional(Signal(TlsEvidenceProbeSchema)),
   /** Optional: pages from before this signal do not send it. */
   sharedWorker: Type.Optional(Signal(SharedWorkerUaSchema)),
+  /** Optional: pages from before this signal do not send it. */
+  partition: Type.Optional(Signal(StoragePartitionSchema)),
 })
 export type BotDetectorSignals = Static<typeof BotDetectorSignals>

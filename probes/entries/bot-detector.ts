@@ -15,6 +15,7 @@ import { pointerMedia } from '../signals/pointer-media'
 import { iframeScope, pageScope, workerScope } from '../signals/scope-snapshot'
 import { screenMetrics } from '../signals/screen'
 import { sharedWorkerUa } from '../signals/shared-worker-ua'
+import { storagePartition } from '../signals/storage-partition'
 import { watchStackLeaks } from '../signals/stack-leaks'
 import { tlsEvidence } from '../signals/tls-evidence'
 import { webdriverFlag } from '../signals/webdriver'
@@ -49,5 +50,6 @@ void runToolPage('bot-detector', {
   frames: () => animationFrames(),
   pointer: () => pointerMedia(),
   navRate: () => navigationRateLimit(),
+  partition: () => storagePartition(),
   tlsEvidence,
 })

@@ -79,4 +79,10 @@ export function toolsPages(deps: AppDeps) {
       },
       { parse: 'none', detail: { hide: true } },
     )
+    // An empty page of this origin for bot-detector's storage-partitioning probe
+    // (probes/signals/storage-partition.ts), framed under a data: frame: the one page here
+    // any site may frame, since it holds nothing and does nothing.
+    .get('/probe/frame', () => new Response(PROBE_FRAME, { headers: { ...HTML, 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' } }), { detail: { hide: true } })
 }
+
+const PROBE_FRAME = '<!doctype html><meta charset="utf-8"><title>Antibot probe frame</title>'

@@ -33,11 +33,6 @@ export interface Client {
   expected: Expected
   /** Frameworks the results must name (the point of the client). */
   mustName?: string[]
-  /**
-   * Set while no check catches this client: why, in a few words. Its row is printed as a known
-   * miss and does not fail the run (report.ts failsRun).
-   */
-  knownMiss?: string
   /** Opens the page and returns its task id. */
   run(ctx: MatrixContext): Promise<string>
 }
@@ -214,9 +209,8 @@ export const patchrightClient: Client = {
 export const patchrightHeadfulClient: Client = {
   name: 'patchright-core headful on Xvfb (persistent profile, no viewport), AutomationControlled off',
   expected: 'bot',
-  // No Runtime.enable, scripts in isolated worlds, none of Playwright's page-visible switches:
-  // what its page reads matched the Chromium person's in every probe tried (docs/matrix.md).
-  knownMiss: 'nothing its page can read tells it from a person yet (issue 11)',
+  // No Runtime.enable, scripts in isolated worlds, no webdriver flag, a real window: caught by
+  // Playwright's --disable-features=ThirdPartyStoragePartitioning (storage-partitioning).
   run: (ctx) =>
     onXvfb(async (xvfb) => {
       const context = await patchright.launchPersistentContext(`${ctx.dir}/profile`, {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { failsRun, markdownTable, rowProblem, type Row } from './report'
+import { markdownTable, rowProblem, type Row } from './report'
 
 const row = (o: Partial<Row>): Row => ({
   client: 'Playwright',
@@ -11,7 +11,6 @@ const row = (o: Partial<Row>): Row => ({
   taskId: 'a',
   seconds: 1,
   error: null,
-  knownMiss: null,
   findings: [],
   ...o,
 })
@@ -48,11 +47,3 @@ test('markdownTable has one row per client with its failed and warned checks, ma
   expect(lines[3]).toBe('| a \\| b | human | bot | 10 | — | webdriver (fail), gpu (warn) | ✗ verdict bot, expected human |')
 })
 
-test('a known miss is shown as one and does not fail the run; any other problem does', () => {
-  const missed = row({ verdict: 'human', score: 100, knownMiss: 'nothing tells it from a person yet' })
-  expect(rowProblem(missed)).toBe('verdict human, expected bot')
-  expect(failsRun(missed)).toBe(false)
-  expect(failsRun(row({ verdict: 'human', score: 100 }))).toBe(true)
-  expect(failsRun(row({}))).toBe(false)
-  expect(markdownTable([missed]).split('\n')[2]).toEndWith('| ✗ known miss: nothing tells it from a person yet |')
-})

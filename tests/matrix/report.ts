@@ -17,11 +17,6 @@ export interface Row {
   taskId: string | null
   seconds: number
   error: string | null
-  /**
-   * Why this client is known to be misjudged, when it is (Client.knownMiss): its row is shown as
-   * a miss and does not fail the run, so the gap stays in sight until a check closes it.
-   */
-  knownMiss: string | null
   /** The checks that failed or warned, "id (verdict)", for the JSON record. */
   findings: string[]
 }
@@ -50,11 +45,6 @@ export function rowProblem(r: Pick<Row, 'expected' | 'verdict' | 'score' | 'fram
   return null
 }
 
-/** Whether this row fails the run: a problem that is not a known miss. */
-export function failsRun(r: Parameters<typeof rowProblem>[0] & Pick<Row, 'knownMiss'>): boolean {
-  return rowProblem(r) !== null && r.knownMiss === null
-}
-
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 
 /** The Markdown table: client → verdict, score, frameworks, failed and warned checks, and whether the row passes. */
@@ -63,7 +53,7 @@ export function markdownTable(rows: readonly Row[]): string {
   for (const r of rows) {
     const problem = rowProblem(r)
     lines.push(
-      `| ${cell(r.client)} | ${r.expected} | ${r.verdict ?? '—'} | ${r.score ?? '—'} | ${cell(r.frameworks.join(', ') || '—')} | ${cell(r.findings.join(', ') || '—')} | ${problem ? `✗ ${r.knownMiss ? `known miss: ${cell(r.knownMiss)}` : cell(problem)}` : '✓'} |`,
+      `| ${cell(r.client)} | ${r.expected} | ${r.verdict ?? '—'} | ${r.score ?? '—'} | ${cell(r.frameworks.join(', ') || '—')} | ${cell(r.findings.join(', ') || '—')} | ${problem ? `✗ ${cell(problem)}` : '✓'} |`,
     )
   }
   return lines.join('\n')

@@ -79,6 +79,7 @@ export function humanChrome(): Signals {
     pointer: ok({ pointer: 'fine', anyPointer: ['fine'], hover: 'hover', anyHover: ['hover'] }),
     // Chromium's NavigationRateLimiter drops replaceState calls after the 200th.
     navRate: ok({ calls: 400, accepted: 400, lastApplied: 200, error: null }),
+    partition: ok({ state: 'partitioned', error: null, withResolvers: true }),
   }
 }
 

@@ -39,6 +39,7 @@ import { iframeConsistency, workerConsistency } from '../../checks/scope-consist
 import { headlessSharedWorkerUa } from '../../checks/shared-worker-ua'
 import { glRenderer, webglRenderer } from '../../checks/software-gl'
 import { stackSourceUrl } from '../../checks/stack-frames'
+import { storagePartitioning } from '../../checks/storage-partition'
 import { tlsFingerprintFamily, http2FingerprintFamily } from '../../checks/tls-match'
 import { uaConsistency } from '../../checks/ua-consistency'
 import { uaHeaderVsNavigator } from '../../checks/ua-header'
@@ -73,6 +74,7 @@ export const botDetector = defineTool({
     [webdriverDescriptor, 40],
     [cdpRuntime, 30],
     [navigationRateLimit, 40],
+    [storagePartitioning, 60],
     [stackSourceUrl, 40],
     [playwrightGlobals, 60],
     [seleniumGlobals, 60],

@@ -1,9 +1,14 @@
 // font-detection in Debian's Chromium: its DejaVu/Liberation fonts agree with its Linux
 // User-Agent (but look like a server), and the same fonts under a Windows User-Agent give the
-// spoof away through both the font list and the system UI font.
+// spoof away through both the font list and the system UI font. The browser sees only the
+// server font set (tests/support/fonts/server.conf), whatever fonts the host has.
 
-import { expect, test, type Page } from '@playwright/test'
+import { expect, type Page } from '@playwright/test'
+import { SERVER_LINUX_FONTS } from '../common/font-os'
+import { testWithFonts } from './support/fonts'
 import { startServer, type RunningServer } from './support/server'
+
+const test = testWithFonts('server')
 
 let server: RunningServer
 let key: string
@@ -26,6 +31,8 @@ test('headless Chromium on Debian: Linux fonts, consistent with its UA, but a se
   const { task, verdict } = await run(page)
   expect(task.results.fonts.inferredOs).toBe('linux')
   expect(task.results.fonts.detected).toContain('DejaVu Sans')
+  // Lists any font that leaked in from the host, should the font set not hold.
+  expect(task.results.fonts.detected.filter((f) => !SERVER_LINUX_FONTS.has(f))).toEqual([])
   expect(verdict('font-metrics-honest')).toBe('pass')
   expect(verdict('fonts-match-os')).toBe('pass')
   expect(verdict('system-font-os')).toBe('pass')

@@ -59,7 +59,7 @@ function taskOrThrow(task: string | null | undefined, status: string | null | un
 }
 
 /** What playwrightTask uses of a page: Playwright's and patchright's pages both have it. */
-interface TaskPage {
+export interface TaskPage {
   goto(url: string): Promise<unknown>
   waitForSelector(selector: string, options: { state: 'attached'; timeout: number }): Promise<unknown>
   locator(selector: string): { getAttribute(name: string): Promise<string | null>; textContent(): Promise<string | null> }
@@ -75,7 +75,7 @@ async function onXvfb<T>(fn: (display: Display) => Promise<T>): Promise<T> {
   }
 }
 
-async function playwrightTask(page: TaskPage, ctx: MatrixContext): Promise<string> {
+export async function playwrightTask(page: TaskPage, ctx: Pick<MatrixContext, 'pageUrl' | 'timeoutMs'>): Promise<string> {
   await page.goto(ctx.pageUrl)
   await page.waitForSelector(READY, { state: 'attached', timeout: ctx.timeoutMs })
   return taskOrThrow(await page.locator('body').getAttribute('data-task'), await page.locator('#status').textContent())
@@ -253,21 +253,23 @@ export const realBrowserClient: Client = {
   },
 }
 
-/** Apify's fingerprint-injector: a generated Windows Chrome fingerprint injected into a Playwright context. */
+/** Apify's fingerprint-injector: a generated Chrome fingerprint of `os` injected into a Playwright context. */
+export async function injectedChrome<T>(ctx: Pick<MatrixContext, 'chromium'>, os: 'windows' | 'macos', use: (page: () => Promise<TaskPage & { close(): Promise<void> }>) => Promise<T>): Promise<T> {
+  const browser = await playwright.launch({ executablePath: ctx.chromium, headless: true, args: CHROMIUM_FLAGS })
+  try {
+    const context = await newInjectedContext(browser as unknown as Parameters<typeof newInjectedContext>[0], {
+      fingerprintOptions: { devices: ['desktop'], operatingSystems: [os], browsers: ['chrome'] },
+    })
+    return await use(() => context.newPage())
+  } finally {
+    await browser.close()
+  }
+}
+
 export const fingerprintInjectorClient: Client = {
   name: 'Playwright + fingerprint-injector (Windows Chrome fingerprint, newInjectedContext), headless',
   expected: 'bot',
-  async run(ctx) {
-    const browser = await playwright.launch({ executablePath: ctx.chromium, headless: true, args: CHROMIUM_FLAGS })
-    try {
-      const context = await newInjectedContext(browser as unknown as Parameters<typeof newInjectedContext>[0], {
-        fingerprintOptions: { devices: ['desktop'], operatingSystems: ['windows'], browsers: ['chrome'] },
-      })
-      return await playwrightTask(await context.newPage(), ctx)
-    } finally {
-      await browser.close()
-    }
-  },
+  run: (ctx) => injectedChrome(ctx, 'windows', async (newPage) => playwrightTask(await newPage(), ctx)),
 }
 
 export const phantomClient: Client = {

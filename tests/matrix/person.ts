@@ -30,17 +30,19 @@ export interface PersonContext extends MatrixContext {
 /** A person of the matrix, and the browser it needs (run.ts checks that it is installed). */
 export interface Person extends Omit<Client, 'run'> {
   browser: 'chromium' | 'firefox'
+  /** How this person's browser starts on `url`, with a fresh profile in `profile`. */
+  launch(ctx: PersonContext, url: string, profile: string): Launch
   run(ctx: PersonContext): Promise<string>
 }
 
-async function listTaskIds(ctx: MatrixContext): Promise<string[]> {
-  const res = await fetch(`${ctx.baseUrl}/api/admin/tasks?tool=bot-detector&limit=100`, { headers: { authorization: `Bearer ${ctx.adminToken}` } })
+async function listTaskIds(ctx: MatrixContext, tool: string): Promise<string[]> {
+  const res = await fetch(`${ctx.baseUrl}/api/admin/tasks?tool=${tool}&limit=100`, { headers: { authorization: `Bearer ${ctx.adminToken}` } })
   if (res.status !== 200) throw new Error(`GET /api/admin/tasks answered ${res.status}: ${await res.text()}`)
   return ((await res.json()) as Array<{ task_id: string }>).map((t) => t.task_id)
 }
 
 /** How one person's browser starts: the program, its arguments, extra environment. */
-interface Launch {
+export interface Launch {
   program: string
   args: string[]
   env?: Record<string, string>
@@ -48,31 +50,42 @@ interface Launch {
 
 /** Starts the browser on a fresh Xvfb display and returns the bot-detector task it submitted. */
 async function runPerson(ctx: MatrixContext, what: string, launch: Launch): Promise<string> {
-  const before = new Set(await listTaskIds(ctx))
   const xvfb = await startXvfb()
+  try {
+    return await visit(ctx, what, launch, 'bot-detector', xvfb.display)
+  } finally {
+    await xvfb.stop()
+  }
+}
+
+/**
+ * Starts the browser on `display` as `launch` says (on one tool's page), waits for the task of
+ * `tool` it submits, stops the browser and returns the task id.
+ */
+export async function visit(ctx: MatrixContext, what: string, launch: Launch, tool: string, display: string): Promise<string> {
+  const before = new Set(await listTaskIds(ctx, tool))
   let browser: ChildProcess | undefined
   try {
     let log = ''
-    browser = spawn(launch.program, launch.args, { env: { ...process.env, ...launch.env, DISPLAY: xvfb.display }, stdio: ['ignore', 'ignore', 'pipe'], detached: true })
+    browser = spawn(launch.program, launch.args, { env: { ...process.env, ...launch.env, DISPLAY: display }, stdio: ['ignore', 'ignore', 'pipe'], detached: true })
     browser.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)))
     const started = Date.now()
     // Browser start-up on a loaded 2-core machine takes a few seconds on top of the page's run.
     while (Date.now() - started < ctx.timeoutMs + 20_000) {
       if (browser.exitCode !== null) throw new Error(`${what} exited with ${browser.exitCode}: ${log.trim().split('\n').slice(-3).join(' | ')}`)
-      const fresh = (await listTaskIds(ctx)).find((id) => !before.has(id))
+      const fresh = (await listTaskIds(ctx, tool)).find((id) => !before.has(id))
       if (fresh) return fresh
       await sleep(250)
     }
-    throw new Error(`no new bot-detector task from ${what} within ${Math.round((Date.now() - started) / 1000)} s`)
+    throw new Error(`no new ${tool} task from ${what} within ${Math.round((Date.now() - started) / 1000)} s`)
   } finally {
     if (browser) await stopGroup(browser)
-    await xvfb.stop()
   }
 }
 
-function chromiumArgs(ctx: MatrixContext, extra: string[] = []): string[] {
+function chromiumArgs(url: string, profile: string, extra: string[] = []): string[] {
   const rootOnly = process.getuid?.() === 0 ? ['--no-sandbox'] : []
-  return [...rootOnly, `--user-data-dir=${ctx.dir}/profile`, '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extra, ctx.pageUrl]
+  return [...rootOnly, `--user-data-dir=${profile}`, '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extra, url]
 }
 
 /**
@@ -127,43 +140,28 @@ export const FIREFOX_PREFS: Record<string, string | number | boolean> = {
   'browser.translations.automaticallyPopup': false,
 }
 
-function firefoxLaunch(ctx: PersonContext, prefs: Record<string, string | number | boolean> = {}): Launch {
-  const profile = `${ctx.dir}/profile`
+function firefoxLaunch(ctx: PersonContext, url: string, profile: string, prefs: Record<string, string | number | boolean> = {}): Launch {
   mkdirSync(profile, { recursive: true })
   const userJs = Object.entries({ ...FIREFOX_PREFS, ...prefs }).map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});`)
   writeFileSync(`${profile}/user.js`, `${userJs.join('\n')}\n`)
-  return { program: ctx.firefox, args: ['--profile', profile, '--no-remote', ctx.pageUrl] }
+  return { program: ctx.firefox, args: ['--profile', profile, '--no-remote', url] }
+}
+
+/** A person: its launch, and its bot-detector run for the detection matrix. */
+function person(name: string, browser: Person['browser'], launch: Person['launch']): Person {
+  return { name, expected: 'human', browser, launch, run: (ctx) => runPerson(ctx, browser, launch(ctx, ctx.pageUrl, `${ctx.dir}/profile`)) }
 }
 
 /** The matrix's people, by id: run.ts lists them with the automation clients. */
 export const PEOPLE: Record<string, Person> = {
-  person: {
-    name: 'Person: headful Chromium on Xvfb, no automation',
-    expected: 'human',
-    browser: 'chromium',
-    run: (ctx) => runPerson(ctx, 'chromium', { program: ctx.chromium, args: chromiumArgs(ctx) }),
-  },
-  'person-de': {
-    name: 'Person: headful Chromium on Xvfb, German (de-DE, Europe/Berlin), 1100×800 window at 40,60',
-    expected: 'human',
-    browser: 'chromium',
-    run: (ctx) =>
-      runPerson(ctx, 'chromium', {
-        program: ctx.chromium,
-        args: chromiumArgs(ctx, ['--lang=de-DE', '--window-size=1100,800', '--window-position=40,60']),
-        env: { LANG: 'de_DE.UTF-8', LANGUAGE: 'de_DE.UTF-8', TZ: 'Europe/Berlin' },
-      }),
-  },
-  'person-firefox': {
-    name: 'Person: Firefox ESR on Xvfb, fresh default profile',
-    expected: 'human',
-    browser: 'firefox',
-    run: (ctx) => runPerson(ctx, 'firefox-esr', firefoxLaunch(ctx)),
-  },
-  'person-firefox-rfp': {
-    name: 'Person: Firefox ESR on Xvfb, fresh profile with privacy.resistFingerprinting',
-    expected: 'human',
-    browser: 'firefox',
-    run: (ctx) => runPerson(ctx, 'firefox-esr', firefoxLaunch(ctx, { 'privacy.resistFingerprinting': true })),
-  },
+  person: person('Person: headful Chromium on Xvfb, no automation', 'chromium', (ctx, url, profile) => ({ program: ctx.chromium, args: chromiumArgs(url, profile) })),
+  'person-de': person('Person: headful Chromium on Xvfb, German (de-DE, Europe/Berlin), 1100×800 window at 40,60', 'chromium', (ctx, url, profile) => ({
+    program: ctx.chromium,
+    args: chromiumArgs(url, profile, ['--lang=de-DE', '--window-size=1100,800', '--window-position=40,60']),
+    env: { LANG: 'de_DE.UTF-8', LANGUAGE: 'de_DE.UTF-8', TZ: 'Europe/Berlin' },
+  })),
+  'person-firefox': person('Person: Firefox ESR on Xvfb, fresh default profile', 'firefox', (ctx, url, profile) => firefoxLaunch(ctx, url, profile)),
+  'person-firefox-rfp': person('Person: Firefox ESR on Xvfb, fresh profile with privacy.resistFingerprinting', 'firefox', (ctx, url, profile) =>
+    firefoxLaunch(ctx, url, profile, { 'privacy.resistFingerprinting': true }),
+  ),
 }

@@ -1,0 +1,67 @@
+// The tools matrix's verdicts (tools.ts): what a person and a spoofer must get on the 14 tool
+// pages, and the Markdown table. Pure, so the rule that fails CI is unit-tested.
+
+/** A person: no failed check and at least this score on every tool. */
+export const PERSON_MIN_SCORE = 80
+/** A spoofer: caught (scored under PERSON_MIN_SCORE) by at least this many tools. */
+export const SPOOFER_MIN_CAUGHT = 5
+
+export type VisitorKind = 'person' | 'spoofer'
+
+/** One tool page as one visitor got it: its task's score and findings, or why there is none. */
+export interface Cell {
+  tool: string
+  score: number | null
+  failed: string[]
+  warned: string[]
+  error: string | null
+}
+
+export interface Column {
+  id: string
+  name: string
+  kind: VisitorKind
+  cells: Cell[]
+}
+
+/** Why this cell fails a person (null when it is fine, and always for a spoofer's cell). */
+export function personProblem(c: Cell): string | null {
+  if (c.error !== null || c.score === null) return `no result: ${c.error ?? 'no task'}`
+  if (c.failed.length) return `failed ${c.failed.join(', ')}`
+  if (c.score < PERSON_MIN_SCORE) return `score ${c.score} < ${PERSON_MIN_SCORE}`
+  return null
+}
+
+/** The tools that caught a spoofer: scored it under PERSON_MIN_SCORE. */
+export function caughtBy(col: Pick<Column, 'cells'>): string[] {
+  return col.cells.filter((c) => c.score !== null && c.score < PERSON_MIN_SCORE).map((c) => c.tool)
+}
+
+/** What fails the run for this visitor, one line each (empty when it passes). */
+export function columnProblems(col: Column): string[] {
+  if (col.kind === 'person') return col.cells.flatMap((c) => (personProblem(c) ? [`${col.id} on ${c.tool}: ${personProblem(c)}`] : []))
+  const errors = col.cells.filter((c) => c.error !== null).map((c) => `${col.id} on ${c.tool}: no result: ${c.error}`)
+  const caught = caughtBy(col)
+  return caught.length >= SPOOFER_MIN_CAUGHT ? errors : [...errors, `${col.id}: caught by ${caught.length} tools (${caught.join(', ') || 'none'}), expected at least ${SPOOFER_MIN_CAUGHT}`]
+}
+
+const esc = (s: string) => s.replace(/\|/g, '\\|')
+
+function cellText(c: Cell | undefined, kind: VisitorKind): string {
+  if (!c) return '—'
+  if (c.error !== null || c.score === null) return `✗ ${esc(c.error ?? 'no task').slice(0, 80)}`
+  const mark = kind === 'person' ? (personProblem(c) ? ' ✗' : '') : c.score < PERSON_MIN_SCORE ? ' ⚑' : ''
+  const parts = [`**${c.score}**${mark}`]
+  if (c.failed.length) parts.push(`fail: ${c.failed.join(', ')}`)
+  if (c.warned.length) parts.push(`warn: ${c.warned.join(', ')}`)
+  return parts.join('<br>')
+}
+
+/** Tool × visitor: score (✗ a person's problem, ⚑ a tool that caught a spoofer), failed and warned check ids. */
+export function toolsTable(tools: readonly string[], cols: readonly Column[]): string {
+  const lines = [`| tool | ${cols.map((c) => esc(c.id)).join(' | ')} |`, `|---|${cols.map(() => '---').join('|')}|`]
+  for (const tool of tools) lines.push(`| ${tool} | ${cols.map((col) => cellText(col.cells.find((c) => c.tool === tool), col.kind)).join(' | ')} |`)
+  const foot = cols.map((col) => (col.kind === 'spoofer' ? `caught by ${caughtBy(col).length}` : columnProblems(col).length ? `${columnProblems(col).length} problem(s)` : 'ok'))
+  lines.push(`| **result** | ${foot.join(' | ')} |`)
+  return lines.join('\n')
+}

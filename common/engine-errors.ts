@@ -18,3 +18,11 @@ export function jsEngineOf(e: { nullError: string; rangeError: string }): Engine
 export const EVAL_LENGTH: Record<Exclude<Engine, 'unknown'>, number> = { blink: 33, gecko: 37, webkit: 37 }
 
 export const ENGINE_NAME: Record<Engine, string> = { blink: 'V8 (Blink)', gecko: 'SpiderMonkey (Gecko)', webkit: 'JavaScriptCore (WebKit)', unknown: 'an unknown engine' }
+
+/**
+ * How a check that judged by the engine says so in its observed or expected text: which engine,
+ * and how it was told (issue 12: never by the user agent alone).
+ */
+export function judgedBy(engine: Engine): string {
+  return engine === 'unknown' ? "judged without an engine: the page's error messages match none" : `judged by ${ENGINE_NAME[engine]}, the engine the page's error messages show`
+}

@@ -2,10 +2,14 @@
 // second visit coming from the same address), default headless is consistent apart from its
 // software renderer, and the usual spoofs are caught:
 // navigator overridden in the page (the worker disagrees) and per-read canvas noise (farbling,
-// left out of the visitor id).
+// left out of the visitor id). fp-fonts-os and the score depend on the fonts, so the browser
+// sees only the server font set (tests/support/fonts/server.conf), whatever the host has.
 
-import { expect, test, type Page } from '@playwright/test'
+import { expect, type Page } from '@playwright/test'
+import { testWithFonts } from './support/fonts'
 import { startServer, type RunningServer } from './support/server'
+
+const test = testWithFonts('server')
 
 let server: RunningServer
 let key: string

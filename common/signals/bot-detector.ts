@@ -5,7 +5,9 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Bool, List, NBool, NNum, NStr, Num, Str } from '../shorthands'
 import { Signal } from '../signal'
 import { ScopeSnapshotSchema } from './scope'
-import { NavigatorIdentitySchema, NotificationPermissionSchema, TlsEvidenceProbeSchema } from './shared'
+import { JsEngineSchema, NavigatorIdentitySchema, NotificationPermissionSchema, TlsEvidenceProbeSchema } from './shared'
+
+export { JsEngineSchema, type JsEngine } from './shared'
 
 /** probes/signals/api-lies.ts: native getters and methods put through six tests. */
 export const ApiLieSchema = Type.Object({ api: Str(100), tests: List(20, 8) })
@@ -96,16 +98,6 @@ export const PluginsSchema = Type.Object({
   pdfViewerEnabled: NBool,
   nativePrototypes: Bool,
 })
-
-/** probes/signals/js-engine.ts */
-export const JsEngineSchema = Type.Object({
-  evalLength: Num,
-  /** Message of reading a property of null. */
-  nullError: Str(200),
-  /** Message of (1).toFixed(-1): a second, independent wording. */
-  rangeError: Str(200),
-})
-export type JsEngine = Static<typeof JsEngineSchema>
 
 /** probes/signals/webgl-gpu.ts */
 export const WebglGpuSchema = Type.Object({ vendor: Str(500), renderer: Str(500), unmaskedVendor: NStr(500), unmaskedRenderer: NStr(500) })

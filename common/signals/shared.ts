@@ -2,7 +2,7 @@
 // value means the same thing on every page that reports it.
 
 import { Type, type Static } from '@sinclair/typebox'
-import { Bool, List, NStr, Str } from '../shorthands'
+import { Bool, List, NStr, Num, Str } from '../shorthands'
 
 export const BrandListSchema = Type.Array(Type.Object({ brand: Str(128), version: Str(64) }), { maxItems: 16 })
 
@@ -79,3 +79,13 @@ export const NotificationPermissionSchema = Type.Object({
   queryError: NStr(200),
 })
 export type NotificationPermission = Static<typeof NotificationPermissionSchema>
+
+/** probes/signals/js-engine.ts: the error messages that tell the engine (common/engine-errors.ts). Any tool whose checks depend on the engine collects it. */
+export const JsEngineSchema = Type.Object({
+  evalLength: Num,
+  /** Message of reading a property of null. */
+  nullError: Str(200),
+  /** Message of (1).toFixed(-1): a second, independent wording. */
+  rangeError: Str(200),
+})
+export type JsEngine = Static<typeof JsEngineSchema>

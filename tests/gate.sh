@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one gate: installs what a fresh machine lacks, then type-checks, lints, scans the JSX for
 # unescaped output, and runs every test (bun's unit/HTTP/contract tests, then the Playwright
-# browser tests, then the bot-detector's detection matrix). `npm test` runs this; .ci/run runs
+# browser tests, then the bot-detector's detection matrix, then the tools matrix of people and
+# spoofers on all 14 tools). `npm test` runs this; .ci/run runs
 # `npm test` with TEST_DATABASE_URL set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -77,3 +78,5 @@ echo "gate: browser tests (Playwright, $CHROMIUM_PATH)"
 "$BIN/playwright" test --config tests/playwright.config.ts
 echo "gate: detection matrix (tests/matrix/run.ts)"
 "$BIN/bun" tests/matrix/run.ts
+echo "gate: tools matrix (tests/matrix/tools.ts: people and spoofers on all 14 tools)"
+"$BIN/bun" tests/matrix/tools.ts

@@ -253,12 +253,17 @@ export const realBrowserClient: Client = {
   },
 }
 
-/** Apify's fingerprint-injector: a generated Chrome fingerprint of `os` injected into a Playwright context. */
-export async function injectedChrome<T>(ctx: Pick<MatrixContext, 'chromium'>, os: 'windows' | 'macos', use: (page: () => Promise<TaskPage & { close(): Promise<void> }>) => Promise<T>): Promise<T> {
+/** Apify's fingerprint-injector: a generated fingerprint of `browser` on `os` injected into a Playwright context on Chromium. */
+export async function injectedFingerprint<T>(
+  ctx: Pick<MatrixContext, 'chromium'>,
+  os: 'windows' | 'macos',
+  use: (page: () => Promise<TaskPage & { close(): Promise<void> }>) => Promise<T>,
+  browserName: 'chrome' | 'firefox' = 'chrome',
+): Promise<T> {
   const browser = await playwright.launch({ executablePath: ctx.chromium, headless: true, args: CHROMIUM_FLAGS })
   try {
     const context = await newInjectedContext(browser as unknown as Parameters<typeof newInjectedContext>[0], {
-      fingerprintOptions: { devices: ['desktop'], operatingSystems: [os], browsers: ['chrome'] },
+      fingerprintOptions: { devices: ['desktop'], operatingSystems: [os], browsers: [browserName] },
     })
     return await use(() => context.newPage())
   } finally {
@@ -269,7 +274,7 @@ export async function injectedChrome<T>(ctx: Pick<MatrixContext, 'chromium'>, os
 export const fingerprintInjectorClient: Client = {
   name: 'Playwright + fingerprint-injector (Windows Chrome fingerprint, newInjectedContext), headless',
   expected: 'bot',
-  run: (ctx) => injectedChrome(ctx, 'windows', async (newPage) => playwrightTask(await newPage(), ctx)),
+  run: (ctx) => injectedFingerprint(ctx, 'windows', async (newPage) => playwrightTask(await newPage(), ctx)),
 }
 
 export const phantomClient: Client = {

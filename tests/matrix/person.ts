@@ -160,8 +160,17 @@ export const PEOPLE: Record<string, Person> = {
     args: chromiumArgs(url, profile, ['--lang=de-DE', '--window-size=1100,800', '--window-position=40,60']),
     env: { LANG: 'de_DE.UTF-8', LANGUAGE: 'de_DE.UTF-8', TZ: 'Europe/Berlin' },
   })),
+  // Beyond the people: a high-density screen in dark mode, and Firefox in German.
+  'person-hidpi': person('Person: headful Chromium on Xvfb, device scale factor 2 (a HiDPI laptop), dark mode', 'chromium', (ctx, url, profile) => ({
+    program: ctx.chromium,
+    args: chromiumArgs(url, profile, ['--force-device-scale-factor=2', '--force-dark-mode']),
+  })),
   'person-firefox': person('Person: Firefox ESR on Xvfb, fresh default profile', 'firefox', (ctx, url, profile) => firefoxLaunch(ctx, url, profile)),
   'person-firefox-rfp': person('Person: Firefox ESR on Xvfb, fresh profile with privacy.resistFingerprinting', 'firefox', (ctx, url, profile) =>
     firefoxLaunch(ctx, url, profile, { 'privacy.resistFingerprinting': true }),
   ),
+  'person-firefox-de': person('Person: Firefox ESR on Xvfb, German (de-DE first in its languages, Europe/Berlin)', 'firefox', (ctx, url, profile) => ({
+    ...firefoxLaunch(ctx, url, profile, { 'intl.accept_languages': 'de-DE, de, en-US, en', 'intl.locale.requested': 'de-DE,en-US' }),
+    env: { LANG: 'de_DE.UTF-8', LANGUAGE: 'de_DE.UTF-8', TZ: 'Europe/Berlin' },
+  })),
 }

@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { TOOL_IDS } from '../../common/tools'
 import { startServer } from '../support/server'
-import { injectedChrome, playwrightTask } from './clients'
+import { injectedFingerprint, playwrightTask } from './clients'
 import { PEOPLE, visit, type PersonContext } from './person'
 import { columnProblems, toolsTable, type Cell, type Column, type VisitorKind } from './tools-report'
 import { startXvfb } from './xvfb'
@@ -51,19 +51,24 @@ function person(id: keyof typeof PEOPLE): Visitor {
   }
 }
 
-function spoofer(os: 'windows' | 'macos', label: string): Visitor {
+function spoofer(os: 'windows' | 'macos', label: string, browser: 'chrome' | 'firefox' = 'chrome'): Visitor {
   return {
-    name: `Spoofer: Playwright + fingerprint-injector, ${label} Chrome fingerprint, headless on Linux`,
+    name: `Spoofer: Playwright + fingerprint-injector, ${label} fingerprint, headless Chromium on Linux`,
     kind: 'spoofer',
     visitAll: (ctx, tools, done) =>
-      injectedChrome(ctx, os, async (newPage) => {
+      injectedFingerprint(
+        ctx,
+        os,
+        async (newPage) => {
         for (const tool of tools) {
           const page = await newPage()
           const task = await playwrightTask(page, { pageUrl: `${ctx.baseUrl}/tools/${tool}`, timeoutMs: ctx.timeoutMs }).catch(errorOf)
           await page.close()
           await done(tool, task)
         }
-      }),
+        },
+        browser,
+      ),
   }
 }
 
@@ -72,8 +77,12 @@ const VISITORS: Record<string, Visitor> = {
   'person-de': person('person-de'),
   'person-firefox': person('person-firefox'),
   'person-firefox-rfp': person('person-firefox-rfp'),
-  'spoofer-windows': spoofer('windows', 'Windows'),
-  'spoofer-macos': spoofer('macos', 'macOS'),
+  'person-firefox-de': person('person-firefox-de'),
+  'person-hidpi': person('person-hidpi'),
+  'spoofer-windows': spoofer('windows', 'Windows Chrome'),
+  'spoofer-macos': spoofer('macos', 'macOS Chrome'),
+  // Beyond the issue's two: another engine's fingerprint on Chromium.
+  'spoofer-firefox': spoofer('windows', 'Windows Firefox', 'firefox'),
 }
 
 interface TaskBody {

@@ -2,7 +2,7 @@
 // `npm run db:generate` (drizzle-kit) and applied at start-up, on PGlite and PostgreSQL alike.
 
 import { sql } from 'drizzle-orm'
-import { check, index, integer, jsonb, pgTable, primaryKey, date, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, date, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 
@@ -12,6 +12,8 @@ export const plans = pgTable(
     id: serial('id').primaryKey(),
     name: text('name').notNull().unique(),
     monthlyLimit: integer('monthly_limit').notNull(),
+    /** Whether an account may choose it on the dashboard; an operator's new plan is not, unless the operator says so. */
+    selfServe: boolean('self_serve').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [check('plans_monthly_limit_nonnegative', sql`${t.monthlyLimit} >= 0`)],
@@ -147,6 +149,8 @@ export const pageNonces = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     taskId: uuid('task_id'),
+    /** Evidence the listeners observed for this nonce beyond its bounds: counted per kind ({"tls": 3}), not stored. */
+    evidenceDropped: jsonb('evidence_dropped').$type<Record<string, number>>().notNull().default({}),
   },
   (t) => [index('page_nonces_expires_idx').on(t.expiresAt)],
 )

@@ -1,14 +1,20 @@
-// canvas-fingerprint: what probes/signals/canvas-2d.ts, canvas-known-answer.ts and webgl.ts
-// report (probes/entries/canvas-fingerprint.ts). browser-fingerprint reads the same 2D canvas
-// and WebGL probes, so it takes Canvas2dHashSchema and WebglSummarySchema from here.
+// canvas-fingerprint: what probes/signals/canvas-2d.ts, canvas-shapes.ts, canvas-known-answer.ts,
+// webgl.ts and js-engine.ts report (probes/entries/canvas-fingerprint.ts). browser-fingerprint
+// reads the same 2D canvas and WebGL probes, so it takes Canvas2dHashSchema and
+// WebglSummarySchema from here.
 
 import { Type, type Static } from '@sinclair/typebox'
 import { Bool, Int, NBool, NStr, Num, Str } from '../shorthands'
 import { Signal } from '../signal'
+import { JsEngineSchema } from './shared'
 
 /** probes/signals/canvas-2d.ts: the FingerprintJS 2D scene, hashed. */
 export const Canvas2dHashSchema = Type.Object({ winding: Bool, hash: Str(64) })
 export type Canvas2dHash = Static<typeof Canvas2dHashSchema>
+
+/** probes/signals/canvas-shapes.ts: a drawing with no text, hashed (page and worker compare it in every engine). */
+export const CanvasShapesSchema = Type.Object({ hash: Str(64) })
+export type CanvasShapes = Static<typeof CanvasShapesSchema>
 
 /** probes/signals/canvas-known-answer.ts: solid blocks read back. */
 export const CanvasKnownAnswerSchema = Type.Object({
@@ -46,6 +52,11 @@ export const CanvasFingerprintSignals = Type.Object({
   knownAnswer: Signal(CanvasKnownAnswerSchema),
   webgl: Signal(WebglSummarySchema),
   workerCanvas: Signal(Canvas2dHashSchema),
+  /** The text-free drawing in the page and in a worker's OffscreenCanvas. */
+  shapes: Signal(CanvasShapesSchema),
+  workerShapes: Signal(CanvasShapesSchema),
   workerWebgl: Signal(WebglSummarySchema),
+  /** The JavaScript engine running the page, from its error messages (common/engine-errors.ts): worker-canvas compares text only where the engine draws it alike. */
+  engine: Signal(JsEngineSchema),
 })
 export type CanvasFingerprintSignals = Static<typeof CanvasFingerprintSignals>

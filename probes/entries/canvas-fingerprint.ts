@@ -1,9 +1,12 @@
 // canvas-fingerprint: the 2D canvas drawn twice (noise shows as a difference) and a
-// known-answer image; WebGL strings, limits, extensions and readPixels; the same 2D drawing
-// and WebGL reading on an OffscreenCanvas in a worker. The server judges them.
+// known-answer image; WebGL strings, limits, extensions and readPixels; the same 2D drawing, a
+// drawing with no text and the WebGL reading on an OffscreenCanvas in a worker; the JavaScript
+// engine, told by its error messages. The server judges them.
 import { runToolPage } from '../core/runner'
 import { canvas2dHash, workerCanvas2dHash } from '../signals/canvas-2d'
 import { canvasKnownAnswer } from '../signals/canvas-known-answer'
+import { canvasShapesHash, workerCanvasShapesHash } from '../signals/canvas-shapes'
+import { jsEngine } from '../signals/js-engine'
 import { readTwice } from '../signals/read-twice'
 import { webglInfo, workerWebglInfo } from '../signals/webgl'
 
@@ -12,5 +15,8 @@ void runToolPage('canvas-fingerprint', {
   knownAnswer: canvasKnownAnswer,
   webgl: webglInfo,
   workerCanvas: workerCanvas2dHash,
+  shapes: canvasShapesHash,
+  workerShapes: workerCanvasShapesHash,
   workerWebgl: workerWebglInfo,
+  engine: jsEngine,
 })

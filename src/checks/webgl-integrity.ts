@@ -6,6 +6,7 @@
 
 import type { CanvasFingerprintSignals, WebglSummary } from '../../common/signals/canvas-fingerprint'
 import { engineClaim } from '../../common/user-agent'
+import { canvasProtection, seeProtection } from './canvas-integrity'
 import { checkOn, na, type Outcome } from './define'
 import { effectiveRenderer, gpuOsOutcome, implausibleParams, softwareOutcome } from './gpu'
 
@@ -63,18 +64,17 @@ export const webglStable = webglCheck({
   id: 'webgl-stable',
   name: 'WebGL pixels read the same twice',
   source: 'client',
-  why: 'Drawing the same scene twice and reading it with readPixels gives the same bytes on a real driver. A difference is read-back noise (Brave, extensions): farbling detected.',
+  why: 'Drawing the same scene twice and reading it with readPixels gives the same bytes on a real driver. A difference is read-back noise (Firefox resistFingerprinting, Brave, extensions): anti-fingerprinting, a warning, and not applicable when the 2D canvas checks already reported the same protection.',
   needs: ['webgl'],
-  judge: ({ webgl }) =>
-    withRenderer(webgl, (gl) =>
-      gl.pixelsStable === null
-        ? na('the scene could not be read')
-        : {
-            verdict: gl.pixelsStable ? 'pass' : 'warn',
-            observed: gl.pixelsStable ? `both drawings ${gl.pixelsHash}` : `farbling detected: readPixels differs between two drawings (first ${gl.pixelsHash})`,
-            expected: 'the same bytes on both drawings',
-          },
-    ),
+  uses: ['canvas', 'knownAnswer'],
+  judge: ({ webgl, canvas, knownAnswer }, { raw }) =>
+    withRenderer(webgl, (gl) => {
+      if (gl.pixelsStable === null) return na('the scene could not be read')
+      if (gl.pixelsStable) return { verdict: 'pass', observed: `both drawings ${gl.pixelsHash}`, expected: 'the same bytes on both drawings' }
+      const first = canvasProtection({ canvas, knownAnswer }, raw)
+      if (first) return seeProtection(first)
+      return { verdict: 'warn', observed: `anti-fingerprinting detected: readPixels differs between two drawings (first ${gl.pixelsHash})`, expected: 'the same bytes on both drawings' }
+    }),
 })
 
 export const webglParameters = webglCheck({

@@ -1,8 +1,11 @@
 // canvas-fingerprint: the 2D canvas and WebGL images and GPU strings that fingerprinting
 // scripts read, and whether they can be trusted: drawn twice (per-read noise), a known-answer
-// image (session-stable farbling and blocked reads), the same drawing in a worker's
-// OffscreenCanvas (spoofing applied to the page only), limits a real driver could report, and
-// GPU strings that exist on the OS the User-Agent header claims. The checks are in
+// image (session-stable farbling and blocked reads), the same drawings in a worker's
+// OffscreenCanvas (spoofing applied to the page only; text compared only where the engine, told
+// by its error messages, draws it alike), limits a real driver could report, and GPU strings
+// that exist on the OS the User-Agent header claims. Anti-fingerprinting (Firefox
+// resistFingerprinting, Brave, Safari, extensions) is one warning, given by the first check that
+// sees it; the other pixel comparisons are then not applicable. The checks are in
 // src/checks/canvas-integrity.ts, webgl-integrity.ts and worker-render.ts.
 
 import { Type } from '@sinclair/typebox'

@@ -2,11 +2,12 @@
 // evidence). Every instance and every listener reads and writes them here, never in memory.
 
 import { sql } from 'drizzle-orm'
+import { boundEvidenceData, capEvidence, EVIDENCE_CAPS, type EvidenceKind } from '../src/evidence/caps'
 import { rows, type Db } from './client'
 import { pageNonces } from './schema'
 import type { NewTask } from './tasks'
 
-export type EvidenceKind = 'tls' | 'http2' | 'http1' | 'stun' | 'turn' | 'dns'
+export type { EvidenceKind } from '../src/evidence/caps'
 
 export interface EvidenceItem {
   kind: EvidenceKind
@@ -33,39 +34,84 @@ export async function nonceForListener(db: Db, nonce: string, now: Date): Promis
   return row ? { tool: row.tool, turnSecret: row.turn_secret } : null
 }
 
-/** Files an observation under a live nonce; false when the nonce is unknown, used or expired. */
+/**
+ * What became of an observation: `filed` (stored), `dropped` (the nonce is live but its kind
+ * is at its cap, or the item is too large even cut down: counted in
+ * page_nonces.evidence_dropped, not stored), `no-nonce` (unknown, used or expired: nothing).
+ */
+export type FileOutcome = 'filed' | 'dropped' | 'no-nonce'
+
+/**
+ * Files an observation under a live nonce, within the caps of src/evidence/caps.ts: at most
+ * `items` of its kind per nonce, each cut down to `itemBytes`. The nonce's row is locked first
+ * (SELECT … FOR UPDATE), so that observations of one nonce take turns across connections and
+ * instances: the count and the insert (or the dropped count's increment) are then one
+ * statement that sees every earlier one, and the cap holds however many arrive at once.
+ */
+export async function fileEvidence(db: Db, args: { nonce: string; kind: EvidenceKind; data: unknown; now: Date }): Promise<FileOutcome> {
+  const cap = EVIDENCE_CAPS[args.kind]
+  const bounded = boundEvidenceData(args.data, cap.itemBytes)
+  // An item that cannot be made to fit is counted like one over the cap: a limit of 0 items.
+  const limit = bounded ? cap.items : 0
+  const json = JSON.stringify(bounded ? bounded.data : null)
+  const now = args.now.toISOString()
+  return db.transaction(async (tx) => {
+    const live = await rows<{ nonce: string }>(
+      tx,
+      sql`select nonce from page_nonces where nonce = ${args.nonce} and used_at is null and expires_at > ${now}::timestamptz for update`,
+    )
+    if (live.length === 0) return 'no-nonce'
+    const [r] = await rows<{ filed: number }>(
+      tx,
+      sql`with filed as (
+            insert into evidence (nonce, kind, data, observed_at)
+            select ${args.nonce}, ${args.kind}, ${json}::jsonb, ${now}::timestamptz
+            where (select count(*) from evidence where nonce = ${args.nonce} and kind = ${args.kind}) < ${limit}::int
+            returning id),
+          counted as (
+            update page_nonces
+            set evidence_dropped = jsonb_set(evidence_dropped, array[${args.kind}::text], to_jsonb(coalesce((evidence_dropped ->> ${args.kind}::text)::int, 0) + 1))
+            where nonce = ${args.nonce} and not exists (select 1 from filed)
+            returning nonce)
+          select (select count(*) from filed)::int as filed`,
+    )
+    return r && r.filed > 0 ? 'filed' : 'dropped'
+  })
+}
+
+/** Files an observation under a live nonce (fileEvidence); true when it was stored. */
 export async function recordEvidence(db: Db, args: { nonce: string; kind: EvidenceKind; data: unknown; now: Date }): Promise<boolean> {
-  const inserted = await rows<{ id: number }>(
-    db,
-    sql`insert into evidence (nonce, kind, data, observed_at)
-        select nonce, ${args.kind}, ${JSON.stringify(args.data)}::jsonb, ${args.now.toISOString()}::timestamptz
-        from page_nonces where nonce = ${args.nonce} and used_at is null and expires_at > ${args.now.toISOString()}::timestamptz
-        returning id`,
-  )
-  return inserted.length > 0
+  return (await fileEvidence(db, args)) === 'filed'
 }
 
 export type NonceState = 'valid' | 'unknown' | 'expired' | 'used' | 'wrong-tool'
 
-/** The nonce's state for a submission, and its evidence when it is valid (oldest first). */
-export async function readNonce(db: Db, args: { nonce: string; tool: string; now: Date }): Promise<{ state: NonceState; evidence: EvidenceItem[] }> {
-  const result = await rows<{ tool: string; expired: boolean; used: boolean; evidence: string | null }>(
+/**
+ * The nonce's state for a submission, and its evidence when it is valid (oldest first), within
+ * the caps (capEvidence); `dropped` counts per kind what the caps kept out.
+ */
+export async function readNonce(db: Db, args: { nonce: string; tool: string; now: Date }): Promise<{ state: NonceState; evidence: EvidenceItem[]; dropped: Record<string, number> }> {
+  const result = await rows<{ tool: string; expired: boolean; used: boolean; evidence: string | null; dropped: string | null }>(
     db,
     sql`select n.tool, n.expires_at <= ${args.now.toISOString()}::timestamptz as expired, n.used_at is not null as used,
                (select json_agg(json_build_object('kind', e.kind, 'data', e.data,
                          'observedAt', to_char(e.observed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')) order by e.id)::text
-                from evidence e where e.nonce = n.nonce) as evidence
+                from evidence e where e.nonce = n.nonce) as evidence,
+               n.evidence_dropped::text as dropped
         from page_nonces n where n.nonce = ${args.nonce}`,
   )
   const row = result[0]
-  if (!row) return { state: 'unknown', evidence: [] }
-  if (row.tool !== args.tool) return { state: 'wrong-tool', evidence: [] }
-  const evidence = row.evidence ? (JSON.parse(row.evidence) as EvidenceItem[]) : []
+  if (!row) return { state: 'unknown', evidence: [], dropped: {} }
+  if (row.tool !== args.tool) return { state: 'wrong-tool', evidence: [], dropped: {} }
+  const { items: evidence, dropped } = capEvidence(
+    row.evidence ? (JSON.parse(row.evidence) as EvidenceItem[]) : [],
+    row.dropped ? (JSON.parse(row.dropped) as Record<string, number>) : {},
+  )
   // A used nonce still shows its evidence (the page's own report after submitting); only a
   // submission refuses it.
-  if (row.used) return { state: 'used', evidence }
-  if (row.expired) return { state: 'expired', evidence: [] }
-  return { state: 'valid', evidence }
+  if (row.used) return { state: 'used', evidence, dropped }
+  if (row.expired) return { state: 'expired', evidence: [], dropped: {} }
+  return { state: 'valid', evidence, dropped }
 }
 
 /**

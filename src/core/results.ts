@@ -36,6 +36,11 @@ export const ServerEvidenceSchema = Type.Object(
     headers: Type.Array(Type.Tuple([Type.String(), Type.String()]), { description: 'Request headers as the HTTP stack gives them (names lower-cased; not wire order — that comes from the raw listener evidence).' }),
     nonce: Type.String({ description: 'State of the page nonce: valid, missing, unknown, expired or wrong-tool.' }),
     evidence: Type.Array(EvidenceItemSchema(), { description: 'What the service’s own listeners (TLS, HTTP/2, STUN/TURN, DNS) observed for this page load, then the TLS/HTTP2 fingerprints a trusted TLS-terminating proxy passed in headers for the submitting request (`source: proxy`).' }),
+    evidence_dropped: Type.Optional(
+      Type.Record(Type.String(), Type.Integer({ minimum: 1 }), {
+        description: 'Observations per evidence kind the listeners saw for this page beyond the caps (items per kind, bytes per item; docs/listeners.md): counted, not kept. Absent when nothing was dropped.',
+      }),
+    ),
   },
   { additionalProperties: true, description: 'What the service itself observed of the submitting request.' },
 )

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { answerQuery, type QuerySource, type ZoneConfig } from './dns-authority'
-import { buildDnsMessage, DNS_RCODE, DNS_TYPE, parseDnsMessage, type DnsMessage, type DnsMessageInput } from './dns'
+import { answerQuery, MAX_UDP_GROWTH, type QuerySource, type ZoneConfig } from './dns-authority'
+import { buildDnsMessage, buildResponse, DNS_RCODE, DNS_TYPE, parseDnsMessage, type DnsMessage, type DnsMessageInput } from './dns'
 import { fixture } from './fixtures/load'
 
 const cfg: ZoneConfig = { zone: 'evidence.test', answerIpv4: '192.0.2.1', answerIpv6: '2001:db8::1' }
@@ -100,6 +100,41 @@ describe('answers of the authoritative server', () => {
         const c = valid.slice()
         for (const [i, b] of edits) c[i] = b
         void answerQuery(c, cfg, from)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+})
+
+describe('amplification', () => {
+  const hinfo = { kind: 'raw' as const, hex: `07${Buffer.from('RFC8482').toString('hex')}00` }
+
+  test('ANY gets one HINFO "RFC8482" (RFC 8482 §4.2) at the apex, ns1 and a page name; still filed for a page name', () => {
+    for (const name of ['evidence.test', 'ns1.evidence.test', `${NONCE}-2.evidence.test`]) {
+      const { message, evidence } = reply(q(name, DNS_TYPE.ANY))
+      expect(message!.answers.map((a) => [a.name, a.type, a.data])).toEqual([[name, DNS_TYPE.HINFO, hinfo]])
+      expect(message!.authorities).toEqual([])
+      expect(evidence?.data.qtype ?? null).toBe(name.startsWith(NONCE) ? 'ANY' : null)
+    }
+  })
+
+  test('an answer larger than the query plus the bound goes out truncated (TC), without records', () => {
+    const query = parseDnsMessage(q('evidence.test', DNS_TYPE.SOA))
+    if (!query.ok) throw new Error(query.detail)
+    const soa = { name: 'evidence.test', type: DNS_TYPE.SOA, ttl: 1, data: { kind: 'SOA' as const, mname: 'a.evidence.test', rname: 'b.evidence.test', serial: 1, refresh: 1, retry: 1, expire: 1, minimum: 1 } }
+    const whole = buildResponse(query.value, { answers: [soa] })
+    const cut = parseDnsMessage(buildResponse(query.value, { answers: [soa], maxBytes: whole.length - 1 }))
+    if (!cut.ok) throw new Error(cut.detail)
+    expect([cut.value.flags.tc, cut.value.answers.length]).toEqual([true, 0])
+  })
+
+  test('any query over UDP: no answer exceeds it by more than the bound', () => {
+    const names = fc.constantFrom('evidence.test', 'ns1.evidence.test', `${NONCE}-1.evidence.test`, 'nope.evidence.test', 'example.com', '')
+    fc.assert(
+      fc.property(names, fc.integer({ min: 0, max: 65535 }), fc.boolean(), (name, type, edns) => {
+        const bytes = q(name, type, edns ? {} : { edns: null })
+        const out = answerQuery(bytes, cfg, from)
+        if (out.response) expect(out.response.length).toBeLessThanOrEqual(bytes.length + MAX_UDP_GROWTH)
       }),
       { numRuns: 2000 },
     )

@@ -15,6 +15,14 @@
 // Names are matched case-insensitively, and the response repeats the question exactly as sent
 // (buildResponse), because resolvers that randomise case (0x20) drop answers whose question
 // differs. The observation keeps the name as received.
+//
+// Amplification (issue 13): a UDP query's source can be forged, so no UDP answer is more than
+// MAX_UDP_GROWTH bytes longer than its query. The largest answers are a negative one with the
+// zone's SOA (RFC 2308 §3 requires it: +51 bytes) and an AAAA (+28); ANY gets one synthesized
+// HINFO "RFC8482" (RFC 8482 §4.2, +21) instead of every RRset, and EDNS adds nothing the query
+// did not carry (the OPT record only when the query had one, no padding, no server cookie,
+// Client Subnet echoed at the query's own length). Anything larger goes out truncated (TC),
+// which costs no more than the query, and the resolver retries over TCP.
 
 import { buildDnsMessage, buildResponse, DNS_CLASS_IN, DNS_RCODE, DNS_TYPE, mixedCase, parseDnsMessage, type DnsMessage, type DnsRecordInput } from './dns'
 
@@ -65,8 +73,12 @@ export interface QuerySource {
 }
 
 const NONCE_LABEL = /^([a-z2-7]{26})-([0-9]{1,3})$/
+/** The most a UDP answer may exceed its query by, in bytes (see the top of this file). */
+export const MAX_UDP_GROWTH = 64
+/** RFC 8482 §4.2: ANY is answered with one HINFO record, CPU "RFC8482" and an empty OS. */
+const RFC8482_HINFO = `07${Buffer.from('RFC8482').toString('hex')}00`
 const TTL = { answer: 0, negative: 60, soa: 300, ns: 3600 } as const
-const TYPE_NAMES: Record<number, string> = { 1: 'A', 2: 'NS', 5: 'CNAME', 6: 'SOA', 12: 'PTR', 15: 'MX', 16: 'TXT', 28: 'AAAA', 33: 'SRV', 64: 'SVCB', 65: 'HTTPS', 255: 'ANY' }
+const TYPE_NAMES: Record<number, string> = { 1: 'A', 2: 'NS', 5: 'CNAME', 6: 'SOA', 12: 'PTR', 13: 'HINFO', 15: 'MX', 16: 'TXT', 28: 'AAAA', 33: 'SRV', 64: 'SVCB', 65: 'HTTPS', 255: 'ANY' }
 
 export const typeName = (type: number): string => TYPE_NAMES[type] ?? `TYPE${type}`
 
@@ -79,10 +91,16 @@ function soa(zone: string): DnsRecordInput {
   }
 }
 
+/** The records of a name that exists for a query of `type`: its addresses, or for ANY the RFC 8482 HINFO. */
 function addresses(name: string, type: number, cfg: ZoneConfig, ttl: number): DnsRecordInput[] {
+  if (type === DNS_TYPE.ANY) return [rfc8482(name, ttl)]
   if (type === DNS_TYPE.A && cfg.answerIpv4) return [{ name, type, ttl, data: { kind: 'A', address: cfg.answerIpv4 } }]
   if (type === DNS_TYPE.AAAA && cfg.answerIpv6) return [{ name, type, ttl, data: { kind: 'AAAA', address: cfg.answerIpv6 } }]
   return []
+}
+
+function rfc8482(name: string, ttl: number): DnsRecordInput {
+  return { name, type: DNS_TYPE.HINFO, ttl, data: { kind: 'raw', hex: RFC8482_HINFO } }
 }
 
 /** FORMERR for a query we could not parse: its header only, when there is one (RFC 1035 §4.1.1). */
@@ -99,13 +117,18 @@ function formErr(bytes: Uint8Array): Uint8Array | null {
  * (TC), over TCP it doesn't.
  */
 export function answerQuery(bytes: Uint8Array, cfg: ZoneConfig, from: QuerySource): QueryOutcome {
+  let outcome: QueryOutcome
   try {
-    return answer(bytes, cfg, from)
+    outcome = answer(bytes, cfg, from)
   } catch {
     // A name the builder cannot write back (a label holding a dot or over 63 bytes once
     // re-split): the question cannot be repeated, so it is a format error.
-    return { response: formErr(bytes), evidence: null }
+    outcome = { response: formErr(bytes), evidence: null }
   }
+  // Even truncated, an answer repeats the question as a name the query may have compressed:
+  // one still too large for the bound is not sent.
+  if (from.transport === 'udp' && outcome.response && outcome.response.length > bytes.length + MAX_UDP_GROWTH) return { ...outcome, response: null }
+  return outcome
 }
 
 function answer(bytes: Uint8Array, cfg: ZoneConfig, from: QuerySource): QueryOutcome {
@@ -115,7 +138,8 @@ function answer(bytes: Uint8Array, cfg: ZoneConfig, from: QuerySource): QueryOut
   if (q.flags.qr) return { response: null, evidence: null }
   // Over TCP there is no UDP size to respect: answer as if the query allowed 65535 bytes.
   const query: DnsMessage = from.transport === 'tcp' && q.edns ? { ...q, edns: { ...q.edns, udpPayloadSize: 65535 } } : q
-  const reply = (r: Parameters<typeof buildResponse>[1]) => buildResponse(query, r)
+  const maxBytes = from.transport === 'udp' ? bytes.length + MAX_UDP_GROWTH : undefined
+  const reply = (r: Parameters<typeof buildResponse>[1]) => buildResponse(query, { ...r, maxBytes })
   if (q.flags.opcode !== 0) return { response: reply({ rcode: DNS_RCODE.notImp, authoritative: false }), evidence: null }
   if (q.questions.length !== 1) return { response: reply({ rcode: DNS_RCODE.formErr, authoritative: false }), evidence: null }
   // EDNS versions above 0 get BADVERS (RFC 6891 §6.1.3).
@@ -133,8 +157,9 @@ function answer(bytes: Uint8Array, cfg: ZoneConfig, from: QuerySource): QueryOut
 
   if (lower === zone) {
     const answers: DnsRecordInput[] = []
-    if (type === DNS_TYPE.SOA || type === DNS_TYPE.ANY) answers.push(soa(apex))
-    if (type === DNS_TYPE.NS || type === DNS_TYPE.ANY) answers.push({ name: apex, type: DNS_TYPE.NS, ttl: TTL.ns, data: { kind: 'NS', name: `ns1.${apex}` } })
+    if (type === DNS_TYPE.SOA) answers.push(soa(apex))
+    if (type === DNS_TYPE.NS) answers.push({ name: apex, type: DNS_TYPE.NS, ttl: TTL.ns, data: { kind: 'NS', name: `ns1.${apex}` } })
+    if (type === DNS_TYPE.ANY) answers.push(rfc8482(apex, TTL.ns))
     return { response: reply({ answers, authorities: answers.length ? [] : [soa(apex)] }), evidence: null }
   }
   const host = lower.slice(0, lower.length - zone.length - 1)

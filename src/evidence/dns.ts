@@ -14,7 +14,7 @@
 import { formatIp, parseIp } from '../core/ip'
 import { ByteReader, ByteWriter, attempt, fail, latin1, toHex, type Parsed } from './bytes'
 
-export const DNS_TYPE = { A: 1, NS: 2, CNAME: 5, SOA: 6, PTR: 12, MX: 15, TXT: 16, AAAA: 28, OPT: 41, ANY: 255 } as const
+export const DNS_TYPE = { A: 1, NS: 2, CNAME: 5, SOA: 6, PTR: 12, HINFO: 13, MX: 15, TXT: 16, AAAA: 28, OPT: 41, ANY: 255 } as const
 export const DNS_CLASS_IN = 1
 export const DNS_RCODE = { noError: 0, formErr: 1, servFail: 2, nxDomain: 3, notImp: 4, refused: 5, badVers: 16 } as const
 /** EDNS option codes: Client Subnet (RFC 7871 §6), COOKIE (RFC 7873 §4). */
@@ -414,6 +414,11 @@ export interface ResponseInput {
   ecsScope?: number
   /** Our EDNS UDP payload size (1232 is the DNS Flag Day 2020 value). */
   udpPayloadSize?: number
+  /**
+   * The largest response to send whole, below the query's UDP size (e.g. the query's own size
+   * plus a constant, against amplification); a larger one goes out truncated (TC).
+   */
+  maxBytes?: number
 }
 
 /**
@@ -438,7 +443,7 @@ export function buildResponse(query: DnsMessage, r: ResponseInput = {}): Uint8Ar
     edns: ednsOut,
   }
   const full = buildDnsMessage({ ...base, answers: r.answers, authorities: r.authorities })
-  const limit = query.edns ? Math.max(512, query.edns.udpPayloadSize) : 512
+  const limit = Math.min(query.edns ? Math.max(512, query.edns.udpPayloadSize) : 512, r.maxBytes ?? Number.POSITIVE_INFINITY)
   if (full.length <= limit) return full
   return buildDnsMessage({ ...base, flags: { ...base.flags, tc: true } })
 }

@@ -402,9 +402,14 @@ export function errorResponse(
 /**
  * The 401 that asks a client for long-term credentials (RFC 8489 §9.2.4), with the realm and
  * a server nonce (the nonce is the caller's: e.g. a MAC over a timestamp, so it can expire).
+ * `reason` '' leaves the reason phrase out (the smallest challenge).
  */
-export function unauthorized(request: Pick<StunMessage, 'method' | 'transactionId' | 'unknownRequired'>, challenge: { realm: string; nonce: string }, options: ResponseOptions = {}): Uint8Array {
-  return errorResponse(request, 401, 'Unauthorized', { ...options, extra: [textAttribute(A.realm, challenge.realm), textAttribute(A.nonce, challenge.nonce)] })
+export function unauthorized(
+  request: Pick<StunMessage, 'method' | 'transactionId' | 'unknownRequired'>,
+  challenge: { realm: string; nonce: string },
+  options: ResponseOptions & { reason?: string } = {},
+): Uint8Array {
+  return errorResponse(request, 401, options.reason ?? 'Unauthorized', { ...options, extra: [textAttribute(A.realm, challenge.realm), textAttribute(A.nonce, challenge.nonce)] })
 }
 
 export interface AllocateRequest {

@@ -12,8 +12,16 @@
 // from another socket. One that has our form but is expired, or was made under another key
 // (another instance, or before a restart), gets 438 with a fresh one: Chromium retries an
 // Allocate after a 438, whereas a second 401 ends its TURN port (RFC 8489 §9.2.5).
+//
+// Amplification (issue 13): anyone can put any source address on a UDP datagram, so what we
+// send to a source that has not shown it receives our answers (a request without a valid server
+// NONCE for it) is never more than MAX_UNAUTHENTICATED_GROWTH bytes larger than the request.
+// Such replies carry only what RFC 8489/8656 require: no SOFTWARE, an empty reason phrase,
+// FINGERPRINT only when the request had one, and the challenge's NONCE in 16 characters.
+// Requests we could only answer with a larger reply (a Refresh or other TURN method without
+// credentials: there is never an allocation here) and unknown methods are not answered at all.
 
-import { fromHex, toHex } from './bytes'
+import { ByteReader, ByteWriter } from './bytes'
 import { hmacSha256 } from './digests'
 import {
   allocateRequest,
@@ -35,16 +43,28 @@ export interface Source {
 }
 
 const utf8 = new TextEncoder()
-const MAC_HEX = 32
+/** Bytes of the HMAC kept in a server NONCE (64 bits: guessing one takes ~2^63 datagrams). */
+const MAC_BYTES = 8
 
-function nonceMac(key: Uint8Array, expires: number, source: Source): string {
-  return toHex(hmacSha256(key, utf8.encode(`${expires}|${source.address}|${source.port}`))).slice(0, MAC_HEX)
+/**
+ * The most an answer to a request without a valid server NONCE may exceed the request by, in
+ * bytes. The largest such answers: the 401 to Chromium's 28-byte first Allocate (ERROR-CODE,
+ * REALM `antibot`, NONCE: 60 bytes, +32) and a Binding success to an IPv6 source (+24).
+ */
+export const MAX_UNAUTHENTICATED_GROWTH = 32
+
+function nonceMac(key: Uint8Array, expires: number, source: Source): Uint8Array {
+  return hmacSha256(key, utf8.encode(`${expires}|${source.address}|${source.port}`)).subarray(0, MAC_BYTES)
 }
 
-/** A server NONCE valid until `now + ttlSeconds` for this source: `<expiry in s, base 36>.<MAC>`. */
+/**
+ * A server NONCE valid until `now + ttlSeconds` for this source: the expiry (seconds since the
+ * epoch, 32 bits) and the MAC's first 8 bytes, as 16 base64url characters.
+ */
 export function serverNonce(key: Uint8Array, source: Source, now: Date, ttlSeconds: number): string {
   const expires = Math.floor(now.getTime() / 1000) + ttlSeconds
-  return `${expires.toString(36)}.${nonceMac(key, expires, source)}`
+  const bytes = new ByteWriter().u32(expires >>> 0).bytes(nonceMac(key, expires >>> 0, source)).finish()
+  return Buffer.from(bytes).toString('base64url')
 }
 
 export type NonceCheck = 'valid' | 'expired' | 'foreign' | 'malformed'
@@ -54,11 +74,13 @@ export type NonceCheck = 'valid' | 'expired' | 'foreign' | 'malformed'
  * match (another key, another source, or altered); `malformed`: not our form at all.
  */
 export function checkServerNonce(key: Uint8Array, nonce: string, source: Source, now: Date): NonceCheck {
-  const m = /^([0-9a-z]{1,10})\.([0-9a-f]{32})$/.exec(nonce)
-  if (!m) return 'malformed'
-  const expires = parseInt(m[1]!, 36)
-  const expected = fromHex(nonceMac(key, expires, source))!
-  const got = fromHex(m[2]!)!
+  if (!/^[A-Za-z0-9_-]{16}$/.test(nonce)) return 'malformed'
+  const bytes = new Uint8Array(Buffer.from(nonce, 'base64url'))
+  // 16 characters carry 96 bits exactly, so every such string decodes to 12 bytes.
+  const r = new ByteReader(bytes)
+  const expires = r.u32()
+  const got = r.take(MAC_BYTES)
+  const expected = nonceMac(key, expires, source)
   let diff = 0
   for (let i = 0; i < expected.length; i++) diff |= expected[i]! ^ got[i]!
   if (diff !== 0) return 'foreign'
@@ -86,33 +108,49 @@ export type Step =
   /** A request with credentials and a valid server NONCE: look up the page nonce's TURN secret, then call `authenticated`. */
   | { do: 'authenticate'; request: StunMessage; username: string }
 
-/** The first decision on a datagram, before any database lookup. */
+/**
+ * The first decision on a datagram, before any database lookup. Every `reply` here answers a
+ * source that has not shown it receives our datagrams, so none is more than
+ * MAX_UNAUTHENTICATED_GROWTH bytes longer than the request (a larger one is not sent).
+ */
 export function firstStep(bytes: Uint8Array, source: Source, o: TurnServerOptions): Step {
+  const step = unauthenticatedStep(bytes, source, o)
+  if (step.do === 'reply' && step.reply.length > bytes.length + MAX_UNAUTHENTICATED_GROWTH) {
+    return { do: 'ignore', why: `the answer (${step.reply.length} bytes) would exceed the request (${bytes.length}) by more than ${MAX_UNAUTHENTICATED_GROWTH}` }
+  }
+  return step
+}
+
+function unauthenticatedStep(bytes: Uint8Array, source: Source, o: TurnServerOptions): Step {
   const parsed = parseStun(bytes)
   if (!parsed.ok) return { do: 'ignore', why: parsed.detail }
   const m = parsed.value
   if (m.class !== 'request') return { do: 'ignore', why: `a STUN ${m.class}, not a request` }
-  const response = { software: o.software, fingerprint: m.fingerprint !== 'absent' }
+  // Only what the RFCs require: no SOFTWARE, no reason phrase (RFC 8489 §14.8 leaves it free).
+  const response = { fingerprint: m.fingerprint !== 'absent' }
   if (m.fingerprint === 'invalid') return { do: 'ignore', why: 'FINGERPRINT does not match (RFC 8489 §7.3: discard)' }
-  if (m.unknownRequired.length) return { do: 'reply', reply: errorResponse(m, 420, 'Unknown Attribute', response) }
+  const known = m.method === STUN_METHOD.binding || m.method === STUN_METHOD.allocate || m.method === STUN_METHOD.refresh
+  // CreatePermission, ChannelBind…: only meaningful on an allocation, and we never make one.
+  if (!known) return { do: 'ignore', why: `method 0x${m.method.toString(16)} is not answered (no allocation exists here)` }
+  if (m.unknownRequired.length) return { do: 'reply', reply: errorResponse(m, 420, '', response) }
   if (m.method === STUN_METHOD.binding) return { do: 'reply', reply: bindingSuccess(m, source, response), binding: true }
-  if (m.method !== STUN_METHOD.allocate && m.method !== STUN_METHOD.refresh) {
-    // CreatePermission, ChannelBind…: only meaningful on an allocation, and we never make one.
-    return { do: 'reply', reply: errorResponse(m, 437, 'Allocation Mismatch', response) }
-  }
+  const hasCredentials = m.username !== null && m.nonce !== null && m.realm !== null && m.messageIntegrityOffset !== null
+  // A Refresh needs an allocation, which never exists: without credentials its challenge would
+  // only be a 60-byte answer to a 20-byte request.
+  if (m.method === STUN_METHOD.refresh && !hasCredentials) return { do: 'ignore', why: 'a Refresh without credentials (no allocation exists here)' }
   if (m.method === STUN_METHOD.allocate) {
     const a = allocateRequest(m)
-    if (!a.ok) return { do: 'reply', reply: errorResponse(m, 400, 'Bad Request', response) }
+    if (!a.ok) return { do: 'reply', reply: errorResponse(m, 400, '', response) }
   }
-  const challenge = () => unauthorized(m, { realm: o.realm, nonce: serverNonce(o.key, source, o.now, o.nonceTtlSeconds) }, response)
-  if (m.username === null || m.nonce === null || m.realm === null || m.messageIntegrityOffset === null) return { do: 'reply', reply: challenge() }
+  const challenge = () => unauthorized(m, { realm: o.realm, nonce: serverNonce(o.key, source, o.now, o.nonceTtlSeconds) }, { ...response, reason: '' })
+  if (!hasCredentials || m.username === null || m.nonce === null) return { do: 'reply', reply: challenge() }
   if (m.realm !== o.realm) return { do: 'reply', reply: challenge() }
   const nonce = checkServerNonce(o.key, m.nonce, source, o.now)
   if (nonce === 'malformed') return { do: 'reply', reply: challenge() }
   if (nonce !== 'valid') {
     return {
       do: 'reply',
-      reply: errorResponse(m, 438, 'Stale Nonce', { ...response, extra: [textAttribute(A.realm, o.realm), textAttribute(A.nonce, serverNonce(o.key, source, o.now, o.nonceTtlSeconds))] }),
+      reply: errorResponse(m, 438, '', { ...response, extra: [textAttribute(A.realm, o.realm), textAttribute(A.nonce, serverNonce(o.key, source, o.now, o.nonceTtlSeconds))] }),
     }
   }
   if (m.username.length === 0 || m.username.length > MAX_USERNAME) return { do: 'reply', reply: challenge() }

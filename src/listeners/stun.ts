@@ -8,7 +8,7 @@
 
 import { normalizeIp } from '../core/ip'
 import type { Db } from '../../db/client'
-import { nonceForListener, recordEvidence } from '../../db/nonces'
+import { fileEvidence, nonceForListener } from '../../db/nonces'
 import { authenticated, firstStep, type Source, type TurnServerOptions } from '../evidence/turn-server'
 
 export interface StunListenerOptions {
@@ -65,8 +65,9 @@ export async function startStunListener(
     const at = filed.get(id)
     if (at !== undefined && now.getTime() - at < TIE_MS) return
     remember(filed, id, now.getTime())
-    const ok = await recordEvidence(db, { nonce, kind, data, now })
-    log?.(`stun: ${kind} from ${source.address}:${source.port} ${ok ? 'filed under a page nonce' : 'not filed: the page nonce was used or expired meanwhile'}`)
+    const outcome = await fileEvidence(db, { nonce, kind, data, now })
+    const what = { filed: 'filed under a page nonce', dropped: "counted, not filed: the page nonce's evidence is at its cap", 'no-nonce': 'not filed: the page nonce was used or expired meanwhile' }[outcome]
+    log?.(`stun: ${kind} from ${source.address}:${source.port} ${what}`)
   }
 
   const handle = async (bytes: Uint8Array, source: Source, send: (reply: Uint8Array) => void) => {

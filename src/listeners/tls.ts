@@ -19,7 +19,7 @@
 import { createServer, type Server, type Socket } from 'node:net'
 import { createSecureContext, TLSSocket } from 'node:tls'
 import type { Db } from '../../db/client'
-import { recordEvidence } from '../../db/nonces'
+import { fileEvidence } from '../../db/nonces'
 import { H2_PING_LENGTH, h2PingFrame, readH2ClientStart, readH2Ping, splitH2Frames, type H2ClientStart } from '../evidence/http2'
 import { readHttp1Head } from '../evidence/http1'
 import { MAX_CLIENT_HELLO, readClientHello, type ClientHello } from '../evidence/tls-client-hello'
@@ -248,17 +248,26 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
     ['cache-control', 'no-store'],
   ]
 
-  /** Files the records under the path's nonce; 404 for another path or a nonce not live. */
+  /**
+   * Files the records under the path's nonce; 404 for another path or a nonce not live. A live
+   * nonce whose evidence is at its caps (db/nonces.ts fileEvidence) gets 200 with
+   * `recorded: false`: the connection is counted, not stored.
+   */
   async function respond(path: string | null, records: Array<['tls' | 'http2' | 'http1', unknown]>): Promise<{ status: number; body: string }> {
     const nonce = evidenceNonce(path)
     if (!nonce) return { status: 404, body: '{"recorded":false}' }
     const now = deps.clock()
     let recorded = true
-    for (const [kind, data] of records) recorded = (await recordEvidence(deps.db, { nonce, kind, data, now })) && recorded
+    let live = false
+    for (const [kind, data] of records) {
+      const outcome = await fileEvidence(deps.db, { nonce, kind, data, now })
+      recorded &&= outcome === 'filed'
+      live ||= outcome !== 'no-nonce'
+    }
     const tls = records[0]![1] as TlsRecord
     const second = records[1]!
     const body = JSON.stringify({ recorded, ja4: tls.ja4, ...(second[0] === 'http2' ? { akamai: (second[1] as { akamai: string }).akamai } : { http: (second[1] as { version: string }).version }) })
-    return { status: recorded ? 200 : 404, body }
+    return { status: live ? 200 : 404, body }
   }
 
   server.on('error', (e) => log(`tls listener: ${e.message}`))

@@ -41,6 +41,8 @@ export function serverEvidence(server: ServerObservation) {
     headers: server.headers,
     nonce: server.nonce ?? 'missing',
     evidence: server.evidence ?? [],
+    // What the listeners saw beyond the evidence caps (src/evidence/caps.ts): counted, not kept.
+    ...(server.evidenceDropped && Object.keys(server.evidenceDropped).length ? { evidence_dropped: server.evidenceDropped } : {}),
   }
 }
 

@@ -37,6 +37,11 @@ export const ServerObservationSchema = Type.Object({
    * src/evidence/proxy-fingerprints.ts). Items without `source` are the listeners'.
    */
   evidence: Type.Optional(Type.Array(EvidenceItemSchema())),
+  /**
+   * Observations per kind the listeners saw for this page but did not keep: beyond the caps of
+   * src/evidence/caps.ts (items per kind, bytes per item). Absent when nothing was dropped.
+   */
+  evidenceDropped: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 1 }))),
 })
 
 /** The observations of one kind, listeners' first, then a proxy's. */

@@ -42,7 +42,11 @@ export function classifyOutcome(o: QueryOutcome): NameStatus {
 
 export const recognised = (s: NameStatus | undefined) => s !== undefined && s !== 'unknown'
 
-/** Names only one engine's enum has. */
+/**
+ * Names only one engine's enum had when this was written. Engines adopt names, so this is one
+ * witness among others: the checks let the engine the page's error messages show settle it
+ * (src/checks/engine-claim.ts fitsClaim).
+ */
 const BLINK_ONLY = ['background-sync', 'payment-handler', 'clipboard-read', 'clipboard-write', 'periodic-background-sync', 'idle-detection']
 const WEBKIT_NOT_GECKO = ['accelerometer', 'gyroscope', 'speaker-selection', 'display-capture', 'background-fetch']
 
@@ -115,8 +119,13 @@ export function engineFromMarkers(markers: Readonly<Record<string, boolean>>): E
   return hits[0] ?? 'unknown'
 }
 
-/** APIs only Chromium ships: present in a browser claiming Firefox or Safari, they give it away. */
-export const BLINK_ONLY_APIS = ['usb', 'hid', 'serial', 'userAgentData', 'backgroundFetch', 'periodicSync', 'idleDetector', 'localFonts', 'windowManagement', 'documentPip'] as const
+/**
+ * APIs Chromium shipped first and long alone (the Fugu APIs, userAgentData). Other engines adopt
+ * some in time: Firefox ESR 153 has navigator.serial and documentPictureInPicture. So presence is
+ * judged against the engine the page's error messages show (src/checks/engine-features.ts), and
+ * only Chromium itself, or most of this list at once, gives a non-Chromium claim away.
+ */
+export const CHROMIUM_FIRST_APIS = ['usb', 'hid', 'serial', 'userAgentData', 'backgroundFetch', 'periodicSync', 'idleDetector', 'localFonts', 'windowManagement', 'documentPip'] as const
 
 /** APIs desktop Chromium exposes in secure contexts, with the milestone that shipped them. */
 export const BLINK_DESKTOP_APIS: Readonly<Record<string, number>> = {

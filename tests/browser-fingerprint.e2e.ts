@@ -89,5 +89,5 @@ test('per-read canvas noise is reported as farbling and kept out of the visitor 
   expect(task.results.fingerprint.unstable).toEqual(['canvas'])
   expect(task.results.fingerprint.components.canvas!.stable).toBe(false)
   const stability = task.results.checks.find((c) => c.id === 'fp-stability')!
-  expect(String(stability.observed)).toContain('farbling detected: canvas')
+  expect(String(stability.observed)).toContain('anti-fingerprinting detected, noise added per read (farbling): canvas')
 })

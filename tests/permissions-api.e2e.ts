@@ -29,7 +29,11 @@ test('plain headless Chromium: the engine, version and APIs fit its User-Agent',
   for (const id of ['permission-random-name', 'permissions-engine', 'permissions-version', 'notification-permission', 'permissions-query-native', 'permission-status-genuine', 'permissions-worker', 'engine-markers', 'feature-apis']) {
     expect(verdict(id), id).toBe('pass')
   }
-  expect(task.results.permissions).toMatchObject({ engine: { byPermissions: 'blink', byMarkers: 'blink', claimed: 'blink' } })
+  expect(task.results.permissions).toMatchObject({ engine: { byPermissions: 'blink', byMarkers: 'blink', byErrors: 'blink', claimed: 'blink' } })
+  // Each engine-dependent check says which engine it judged by, told by the page's error messages.
+  for (const id of ['permissions-engine', 'engine-markers', 'feature-apis']) {
+    expect(task.results.checks.find((c) => c.id === id)?.observed, id).toMatchObject({ engine: "judged by V8 (Blink), the engine the page's error messages show" })
+  }
 })
 
 test('a stealth-style Proxy on permissions.query is caught', async ({ page }) => {
@@ -65,6 +69,7 @@ test.describe('Chromium with a Firefox User-Agent', () => {
     expect(verdict('permissions-engine')).toBe('fail')
     expect(verdict('engine-markers')).toBe('fail')
     expect(verdict('feature-apis')).toBe('fail')
+    expect(task.results.permissions).toMatchObject({ engine: { byErrors: 'blink', claimed: 'gecko' } })
     expect(task.score).toBeLessThanOrEqual(10)
   })
 })

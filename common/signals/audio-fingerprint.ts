@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { NNum, Num, Str } from '../shorthands'
 import { Signal } from '../signal'
+import { JsEngineSchema } from './shared'
 
 export const AudioSumSchema = Type.Object({
   /** Σ|sample| over frames 4500..4999 from getChannelData (the FingerprintJS value). */
@@ -30,5 +31,7 @@ export const AudioFingerprintSignals = Type.Object({
   audio: Signal(Type.Object({ value: AudioSumSchema, again: Type.Optional(AudioSumSchema) })),
   knownAnswer: Signal(AudioKnownAnswerSchema),
   context: Signal(AudioContextInfoSchema),
+  /** probes/signals/js-engine.ts: the engine the page runs on, told by its error messages, which the engine-dependent checks judge by. Optional: pages from before this signal do not send it. */
+  engine: Type.Optional(Signal(JsEngineSchema)),
 })
 export type AudioFingerprintSignals = Static<typeof AudioFingerprintSignals>

@@ -7,7 +7,7 @@ import { Bool, List, NBool, NNum, NStr, Num, Str } from '../shorthands'
 import { Signal } from '../signal'
 import { Canvas2dHashSchema, WebglSummarySchema } from './canvas-fingerprint'
 import { ScopeSnapshotSchema } from './scope'
-import { UaClientHintsSchema } from './shared'
+import { JsEngineSchema, UaClientHintsSchema } from './shared'
 
 /** A component read twice: `again` only when the second read differed. */
 function Twice<T extends TSchema>(value: T) {
@@ -50,5 +50,7 @@ export const BrowserFingerprintSignals = Type.Object({
   pageScope: Signal(ScopeSnapshotSchema),
   iframeScope: Signal(ScopeSnapshotSchema),
   workerScope: Signal(ScopeSnapshotSchema),
+  /** probes/signals/js-engine.ts: the engine the page runs on, told by its error messages, which the engine-dependent checks judge by. Optional: pages from before this signal do not send it. */
+  engine: Type.Optional(Signal(JsEngineSchema)),
 })
 export type BrowserFingerprintSignals = Static<typeof BrowserFingerprintSignals>

@@ -4,6 +4,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Bool, List, NBool, NStr, Num, Str } from '../shorthands'
 import { Signal } from '../signal'
+import { JsEngineSchema } from './shared'
 
 const Count = Type.Integer({ minimum: 0 })
 const FontNames = List(64, 256)
@@ -59,5 +60,7 @@ export const FontDetectionSignals = Type.Object({
   fontFace: Signal(FontFaceLocalSchema),
   systemFonts: Signal(SystemFontsSchema),
   platform: Signal(PlatformClaimsSchema),
+  /** probes/signals/js-engine.ts: the engine the page runs on, told by its error messages, which the engine-dependent checks judge by. Optional: pages from before this signal do not send it. */
+  engine: Type.Optional(Signal(JsEngineSchema)),
 })
 export type FontDetectionSignals = Static<typeof FontDetectionSignals>

@@ -1,11 +1,12 @@
 // permissions-api: what probes/entries/permissions-api.ts reports. The `notification` signal is
 // the same probe and schema as bot-detector's (src/checks/notification-permission.ts judges it
-// for both).
+// for both). `engine` tells which engine runs the page, so that the engine-dependent checks
+// judge by it rather than by the User-Agent alone.
 
 import { Type, type Static } from '@sinclair/typebox'
 import { Bool, Str } from '../shorthands'
 import { Signal } from '../signal'
-import { NotificationPermissionSchema } from './shared'
+import { JsEngineSchema, NotificationPermissionSchema } from './shared'
 
 /** A permission name, a feature API or a marker: the keys of the records below. */
 const Key = Type.String({ pattern: '^[A-Za-z][A-Za-z0-9-]{0,39}$' })
@@ -44,5 +45,6 @@ export const PermissionsApiSignals = Type.Object({
   lies: Signal(PermissionsLiesSchema),
   worker: Signal(PermissionsWorkerSchema),
   features: Signal(FeatureApisSchema),
+  engine: Signal(JsEngineSchema),
 })
 export type PermissionsApiSignals = Static<typeof PermissionsApiSignals>

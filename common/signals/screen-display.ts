@@ -1,10 +1,12 @@
 // screen-display: what probes/entries/screen-display.ts reports. The screen, window and touch
 // probes are also read by bot-detector and browser-fingerprint (each declares the members it
-// judges); their full output is declared here.
+// judges); their full output is declared here. `engine` tells which engine runs the page
+// (Gecko's resistFingerprinting rounds the sizes the other checks judge).
 
 import { Type, type Static } from '@sinclair/typebox'
 import { Bool, NStr, Num } from '../shorthands'
 import { Signal } from '../signal'
+import { JsEngineSchema } from './shared'
 
 /** probes/signals/screen.ts: screen.* as the page sees it. */
 export const ScreenMetricsSchema = Type.Object({
@@ -42,5 +44,6 @@ export const ScreenDisplaySignals = Type.Object({
   visualViewport: Signal(VisualViewportSchema),
   media: Signal(DisplayMediaSchema),
   touch: Signal(TouchSupportSchema),
+  engine: Signal(JsEngineSchema),
 })
 export type ScreenDisplaySignals = Static<typeof ScreenDisplaySignals>

@@ -5,7 +5,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Bool, NBool, NStr, Str } from '../shorthands'
 import { Signal } from '../signal'
 import { NetworkInformationSchema } from './dns-leak'
-import { NavigatorUaSchema, TlsEvidenceProbeSchema, UaClientHintsSchema } from './shared'
+import { JsEngineSchema, NavigatorUaSchema, TlsEvidenceProbeSchema, UaClientHintsSchema } from './shared'
 
 /** probes/signals/network-stack.ts: the protocol negotiated for the page and for a fresh fetch. */
 export const NetworkStackSchema = Type.Object({
@@ -25,5 +25,7 @@ export const TlsFingerprintSignals = Type.Object({
   connection: Signal(NetworkInformationSchema),
   /** probes/signals/tls-evidence.ts: the nonce under which the TLS listener filed this browser's ClientHello. */
   evidence: Signal(TlsEvidenceProbeSchema),
+  /** probes/signals/js-engine.ts: the engine the page runs on, told by its error messages, which the engine-dependent checks judge by. Optional: pages from before this signal do not send it. */
+  engine: Type.Optional(Signal(JsEngineSchema)),
 })
 export type TlsFingerprintSignals = Static<typeof TlsFingerprintSignals>

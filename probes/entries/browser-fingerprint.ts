@@ -1,7 +1,9 @@
 // browser-fingerprint: the FingerprintJS component families, each read twice (noise shows as
 // a difference), and the same navigator values read in an iframe and a worker. The server
-// hashes the components and judges their consistency.
+// hashes the components and judges their consistency, engine-specific values by the engine
+// the page runs on (its error messages).
 import { runToolPage } from '../core/runner'
+import { jsEngine } from '../signals/js-engine'
 import { architecture } from '../signals/architecture'
 import { audioSum } from '../signals/audio'
 import { canvas2dHash } from '../signals/canvas-2d'
@@ -43,4 +45,5 @@ void runToolPage('browser-fingerprint', {
   pageScope,
   iframeScope,
   workerScope,
+  engine: jsEngine,
 })

@@ -1,10 +1,12 @@
 // font-detection: installed fonts by text metrics (in an iframe), by document.fonts.check and
-// by FontFace local(), the CSS system fonts, and the platform the page's JavaScript claims.
+// by FontFace local(), the CSS system fonts, the platform the page's JavaScript claims, and
+// the engine (its error messages), whose system-font rules system-font-os applies.
 import { runToolPage } from '../core/runner'
 import { FONT_LIST, LOCAL_FONT_PROBES } from '../../common/font-os'
 import { fontCheck } from '../signals/font-check'
 import { fontFaceLocal } from '../signals/font-face-local'
 import { fontMetrics } from '../signals/font-metrics'
+import { jsEngine } from '../signals/js-engine'
 import { platformClaims } from '../signals/platform-claims'
 import { systemFonts } from '../signals/system-fonts'
 
@@ -14,4 +16,5 @@ void runToolPage('font-detection', {
   fontFace: () => fontFaceLocal(LOCAL_FONT_PROBES),
   systemFonts,
   platform: platformClaims,
+  engine: jsEngine,
 })

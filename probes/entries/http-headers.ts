@@ -1,7 +1,9 @@
 // http-headers: what the page can say about the browser's identity and preferences; the
 // server compares it with the headers of the page's own POST (the fetch that submits these
 // results), which the tool page's Accept-CH has asked to carry the high-entropy client hints.
+// The engine (its error messages) says which browser really sent them.
 import { runToolPage } from '../core/runner'
+import { jsEngine } from '../signals/js-engine'
 import { languages } from '../signals/languages'
 import { navigatorIdentity } from '../signals/navigator-identity'
 import { pageContext } from '../signals/page-context'
@@ -16,4 +18,5 @@ void runToolPage('http-headers', {
   privacy: privacyPrefs,
   context: pageContext,
   tlsEvidence,
+  engine: jsEngine,
 })

@@ -1,6 +1,7 @@
 import { runToolPage } from '../core/runner'
 import { PERMISSION_NAMES } from '../../common/permission-engines'
 import { featureApis } from '../signals/feature-apis'
+import { jsEngine } from '../signals/js-engine'
 import { notificationPermission } from '../signals/notification-permission'
 import { permissionRegistry } from '../signals/permission-registry'
 import { permissionsLies } from '../signals/permissions-lies'
@@ -12,4 +13,5 @@ void runToolPage('permissions-api', {
   lies: permissionsLies,
   worker: permissionsInWorker,
   features: featureApis,
+  engine: jsEngine,
 })

@@ -1,5 +1,6 @@
 import { runToolPage } from '../core/runner'
 import { displayMedia } from '../signals/display-media'
+import { jsEngine } from '../signals/js-engine'
 import { screenMetrics } from '../signals/screen'
 import { touchSupport } from '../signals/touch'
 import { visualViewportMetrics } from '../signals/visual-viewport'
@@ -11,4 +12,5 @@ void runToolPage('screen-display', {
   visualViewport: visualViewportMetrics,
   media: displayMedia,
   touch: touchSupport,
+  engine: jsEngine,
 })

@@ -1,8 +1,10 @@
 // tls-fingerprint: what the browser reveals of its network stack in JavaScript, and a fresh
 // TLS connection to the service's TLS evidence listener (src/listeners/tls.ts, on TLS_PORT),
 // which files the ClientHello and HTTP/2 preface under the page's nonce. The server judges
-// them against the browser the headers of the page's POST claim.
+// them against the browser the headers of the page's POST claim, and say which engine the
+// page runs on (its error messages).
 import { runToolPage } from '../core/runner'
+import { jsEngine } from '../signals/js-engine'
 import { navigatorProps } from '../signals/navigator-props'
 import { networkInformation } from '../signals/network-information'
 import { networkStack } from '../signals/network-stack'
@@ -15,4 +17,5 @@ void runToolPage('tls-fingerprint', {
   stack: networkStack,
   connection: networkInformation,
   evidence: tlsEvidence,
+  engine: jsEngine,
 })

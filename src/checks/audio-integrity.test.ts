@@ -4,6 +4,7 @@ import { summarize, type Check } from '../core/scoring'
 import { AudioFingerprintSignals } from '../../common/signals/audio-fingerprint'
 import { audioFingerprint } from '../core/tools/audio-fingerprint'
 import type { ServerObservation } from '../core/tools/observation'
+import { SPIDERMONKEY, V8 } from '../core/tools/bot-detector.fixture'
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:125.0) Gecko/20100101 Firefox/125.0'
@@ -19,6 +20,7 @@ function chrome(): AudioFingerprintSignals {
     audio: ok({ value: sum(124.04347527516074) }),
     knownAnswer: ok({ samples: 512, wrong: 0, maxDelta: 0 }),
     context: ok({ sampleRate: 48000, maxChannelCount: 2, baseLatency: 0.01, state: 'suspended' }),
+    engine: ok(V8),
   }
 }
 
@@ -79,14 +81,33 @@ describe('audio-fingerprint judge', () => {
     expect(summary.score).toBe(100 - 25 - 6)
   })
 
-  test('fails a Firefox User-Agent over a Blink audio stack, and a Chrome one over Gecko’s', () => {
-    expect(judge(chrome(), FIREFOX).by('audio-engine').verdict).toBe('fail')
+  test('fails a Firefox User-Agent over a Blink audio stack, and a Chrome one over Gecko’s, naming the engine the page runs on', () => {
+    const lie = judge(chrome(), FIREFOX).by('audio-engine')
+    expect(lie).toMatchObject({ verdict: 'fail', observed: { claimedEngine: 'gecko', pageEngine: 'blink', reason: expect.stringContaining('it fits V8 (Blink), the engine the page runs on: the User-Agent lies about the engine') } })
+    expect(lie.expected).toBe("a sum known for gecko, the engine the User-Agent claims, and blink, the engine the page runs on (judged by V8 (Blink), the engine the page's error messages show)")
     const s = chrome()
     s.audio = ok({ value: sum(35.7383295930922) })
+    s.engine = ok(SPIDERMONKEY)
     const { by, summary } = judge(s, CHROME)
     expect(by('audio-engine').verdict).toBe('fail')
+    expect(by('audio-engine').expected).toContain('judged by SpiderMonkey (Gecko)')
     expect(by('audio-sum-known').verdict).toBe('pass')
     expect(summary.score).toBe(70)
+  })
+
+  test("fails Gecko's sum on a V8 page under a Chrome User-Agent: the audio was replaced", () => {
+    const s = chrome()
+    s.audio = ok({ value: sum(35.7383295930922) })
+    expect(judge(s, CHROME).by('audio-engine')).toMatchObject({ verdict: 'fail', observed: { reason: expect.stringContaining('on a page that runs on V8 (Blink): the audio was replaced') } })
+  })
+
+  test("a Firefox person's own sum passes, judged by SpiderMonkey; without the engine signal by the claim alone, saying so", () => {
+    const s = chrome()
+    s.audio = ok({ value: sum(35.749972093850374) })
+    s.engine = ok(SPIDERMONKEY)
+    expect(judge(s, FIREFOX).by('audio-engine')).toMatchObject({ verdict: 'pass', expected: "a sum known for gecko, the engine the User-Agent claims (judged by SpiderMonkey (Gecko), the engine the page's error messages show)" })
+    const { engine: _, ...old } = s
+    expect(judge(old, FIREFOX).by('audio-engine')).toMatchObject({ verdict: 'pass', expected: expect.stringContaining('the page did not report its error messages') })
   })
 
   test('only warns, a little, on a sum in no known cluster', () => {
@@ -114,6 +135,6 @@ describe('audio-fingerprint judge', () => {
   test('warns on an audio device with no output channels', () => {
     const s = chrome()
     s.context = ok({ sampleRate: 44100, maxChannelCount: 0, baseLatency: null, state: 'suspended' })
-    expect(judge(s).by('audio-context').verdict).toBe('warn')
+    expect(judge(s).by('audio-context')).toMatchObject({ verdict: 'warn', observed: '0 output channels: no audio output device' })
   })
 })

@@ -6,8 +6,9 @@
 
 import type { AudioFingerprintSignals } from '../../common/signals/audio-fingerprint'
 import { engineClaim } from '../../common/user-agent'
-import { audioFitsEngine, classifyAudioSum } from './audio-sums'
+import { audioAgainstEngines, classifyAudioSum } from './audio-sums'
 import { checkOn, na, type SignalValues } from './define'
+import { pageEngine } from './page-engine'
 
 type V = SignalValues<AudioFingerprintSignals>
 const audioCheck = checkOn<AudioFingerprintSignals>()
@@ -92,16 +93,17 @@ export const audioEngine = audioCheck({
   id: 'audio-engine',
   name: 'The sum fits the claimed engine',
   source: 'server',
-  why: 'Blink’s compressor output sums to about 124, Gecko’s and WebKit’s to about 35.7 and 35.1. A sum from another engine’s cluster than the one the User-Agent header names means the User-Agent lies about the browser. It fails only on that confident case; an unknown sum does not count here.',
+  why: 'Blink’s compressor output sums to about 124, Gecko’s and WebKit’s to about 35.7 and 35.1. A sum from another engine’s cluster than the one the User-Agent header names means the User-Agent lies about the browser; one from another cluster than the engine the page runs on (told by its error messages, not the user agent) means the audio was replaced. It fails only on those confident cases; an unknown sum does not count here.',
   needs: ['audio'],
-  uses: ['knownAnswer'],
-  judge: ({ audio, knownAnswer }, { server }) => {
+  uses: ['knownAnswer', 'engine'],
+  judge: ({ audio, knownAnswer, engine }, { server }) => {
     const sum = cleanSum(audio, knownAnswer)
     if (sum === null) return na(NOISED)
     if (!classifyAudioSum(sum).cluster) return na('the sum is in no known cluster: nothing to compare with the claimed engine')
     const claimed = engineClaim(server.userAgent)
-    const fit = audioFitsEngine(sum, claimed.engine)
-    return { verdict: fit.verdict, observed: { sum, claimedEngine: claimed.engine, reason: fit.reason }, expected: `a sum ${claimed.engine} produces` }
+    const page = pageEngine(engine)
+    const fit = audioAgainstEngines(sum, claimed.engine, page)
+    return { verdict: fit.verdict, observed: { sum, claimedEngine: claimed.engine, pageEngine: page.engine, reason: fit.reason }, expected: fit.expected }
   },
 })
 
@@ -116,7 +118,7 @@ export const audioContext = audioCheck({
   judge: ({ context: ctx }) => {
     const problems: string[] = []
     if (!COMMON_RATES.includes(ctx.sampleRate)) problems.push(`sample rate ${ctx.sampleRate} Hz`)
-    if (!(ctx.maxChannelCount >= 1)) problems.push(`${ctx.maxChannelCount} output channels`)
+    if (!(ctx.maxChannelCount >= 1)) problems.push(`${ctx.maxChannelCount} output channels: no audio output device`)
     return { verdict: problems.length ? 'warn' : 'pass', observed: problems.length ? problems.join('; ') : ctx, expected: 'a common sample rate and at least one output channel' }
   },
 })

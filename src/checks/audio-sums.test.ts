@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'bun:test'
-import { AUDIO_CLUSTERS, audioFitsEngine, classifyAudioSum } from './audio-sums'
+import { AUDIO_CLUSTERS, audioAgainstEngines, audioFitsEngine, classifyAudioSum } from './audio-sums'
+import { pageEngine } from './page-engine'
+import { SPIDERMONKEY, V8 } from '../core/tools/bot-detector.fixture'
 
 describe('classifyAudioSum', () => {
   test('recognises the published values exactly', () => {
@@ -38,5 +40,24 @@ describe('audioFitsEngine', () => {
   })
   test('only warns on an unknown sum', () => {
     expect(audioFitsEngine(77.7, 'blink').verdict).toBe('warn')
+  })
+})
+
+describe('audioAgainstEngines', () => {
+  const GECKO_SUM = 35.7383295930922
+  const BLINK_SUM = 124.04347527516074
+  test('passes a sum of both the claimed and the running engine, naming how the running one was told', () => {
+    expect(audioAgainstEngines(GECKO_SUM, 'gecko', pageEngine(SPIDERMONKEY))).toMatchObject({
+      verdict: 'pass',
+      expected: "a sum known for gecko, the engine the User-Agent claims (judged by SpiderMonkey (Gecko), the engine the page's error messages show)",
+    })
+  })
+  test("another engine's sum than the claim is a lying User-Agent; than the running engine, replaced audio", () => {
+    expect(audioAgainstEngines(GECKO_SUM, 'blink', pageEngine(SPIDERMONKEY)).reason).toContain('the User-Agent lies about the engine')
+    expect(audioAgainstEngines(GECKO_SUM, 'blink', pageEngine(V8))).toMatchObject({ verdict: 'fail', reason: expect.stringContaining('the audio was replaced') })
+    expect(audioAgainstEngines(BLINK_SUM, 'gecko', pageEngine(V8)).expected).toBe("a sum known for gecko, the engine the User-Agent claims, and blink, the engine the page runs on (judged by V8 (Blink), the engine the page's error messages show)")
+  })
+  test('without the engine signal only the claim is judged, and the text says so', () => {
+    expect(audioAgainstEngines(BLINK_SUM, 'blink', pageEngine(undefined))).toMatchObject({ verdict: 'pass', expected: expect.stringContaining('the page did not report its error messages') })
   })
 })

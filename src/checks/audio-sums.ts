@@ -14,7 +14,9 @@
 // - Measured here: Debian's headless Chromium 156 on x86-64 Linux with SwiftShader (see the
 //   e2e test tests/audio-fingerprint.e2e.ts).
 
+import { ENGINE_NAME } from '../../common/engine-errors'
 import type { Engine } from '../../common/user-agent'
+import type { PageEngine } from './page-engine'
 
 export interface AudioCluster {
   id: string
@@ -93,4 +95,26 @@ export function audioFitsEngine(sum: number, engine: Engine): AudioEngineVerdict
   if (engine === 'unknown') return { verdict: 'pass', reason: `in the cluster of ${cluster.label}; the User-Agent names no engine to compare with` }
   if (cluster.engines.includes(engine)) return { verdict: 'pass', reason: `${exact ? 'a known value' : 'inside the cluster'} of ${cluster.label}` }
   return { verdict: 'fail', reason: `in the cluster of ${cluster.label}, which no ${engine} build is known to produce` }
+}
+
+const RANK = { pass: 0, warn: 1, fail: 2 } as const
+
+/**
+ * The sum against the engine the User-Agent claims and the engine the page runs on (its error
+ * messages, ./page-engine.ts): fails when it belongs to another engine than either. Another
+ * than the claimed one is a User-Agent lying about the engine; another than the running one
+ * is audio that was replaced. The expected text names both and how the running one was told.
+ */
+export function audioAgainstEngines(sum: number, claimed: Engine, page: PageEngine): AudioEngineVerdict & { expected: string } {
+  const byClaim = audioFitsEngine(sum, claimed)
+  const byPage = page.engine === 'unknown' ? null : audioFitsEngine(sum, page.engine)
+  const verdict = byPage && RANK[byPage.verdict] > RANK[byClaim.verdict] ? byPage.verdict : byClaim.verdict
+  let reason = byClaim.reason
+  if (byPage?.verdict === 'fail') reason = `${byPage.reason}, on a page that runs on ${ENGINE_NAME[page.engine]}: the audio was replaced`
+  else if (byClaim.verdict === 'fail' && byPage) reason = `${byClaim.reason}; it fits ${ENGINE_NAME[page.engine]}, the engine the page runs on: the User-Agent lies about the engine`
+  const engines = [
+    claimed !== 'unknown' ? `${claimed}, the engine the User-Agent claims` : null,
+    page.engine !== 'unknown' && page.engine !== claimed ? `${page.engine}, the engine the page runs on` : null,
+  ].filter((x): x is string => x !== null)
+  return { verdict, reason, expected: `a sum known for ${engines.length ? engines.join(', and ') : 'a known engine'} (${page.basis})` }
 }

@@ -20,6 +20,8 @@ describe('browser-headers-present, accept-encoding, sec-fetch', () => {
   })
   test('without zstd warns, without gzip fails; over plain HTTP br and zstd are not expected', () => {
     expect(run(set('accept-encoding', 'gzip, deflate, br'))['accept-encoding']!.verdict).toBe('warn')
+    // Judged by the claim against the wire, which it names.
+    expect(run(set('accept-encoding', 'gzip, deflate, br'))['accept-encoding']!.expected).toMatch(/^gzip, deflate, br, zstd for chrome \d+, the browser the User-Agent claims, in a secure context$/)
     expect(run(set('accept-encoding', 'br'))['accept-encoding']!.verdict).toBe('fail')
     expect(run(set('accept-encoding', 'gzip, deflate'), false)['accept-encoding']!.verdict).toBe('pass')
   })

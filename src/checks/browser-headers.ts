@@ -51,7 +51,7 @@ export const acceptEncoding = check({
     return {
       verdict: basic.length ? 'fail' : modern.length ? 'warn' : 'pass',
       observed: ae,
-      expected: `${want.join(', ')} for ${claimed.family} ${claimed.version ?? ''}${secure ? ' in a secure context' : ' over plain HTTP'}`.replace(/ {2,}/g, ' '),
+      expected: `${want.join(', ')} for ${claimed.family} ${claimed.version ?? ''}, the browser the User-Agent claims,${secure ? ' in a secure context' : ' over plain HTTP'}`.replace(/ {2,}/g, ' ').replace(' ,', ','),
     }
   },
 })
@@ -68,7 +68,7 @@ export const secFetch = check({
     const meta = { 'sec-fetch-site': header(server, 'sec-fetch-site'), 'sec-fetch-mode': header(server, 'sec-fetch-mode'), 'sec-fetch-dest': header(server, 'sec-fetch-dest') }
     const claimed = parseUserAgent(server.userAgent)
     if (!securePage(v)) return { verdict: 'na', observed: meta, expected: 'browsers send Sec-Fetch-* only to secure origins (https: or localhost)' }
-    if (!supports(claimed, 'secFetch')) return { verdict: 'na', observed: meta, expected: `${claimed.family} ${claimed.version ?? ''} predates Sec-Fetch-*`.trim() }
+    if (!supports(claimed, 'secFetch')) return { verdict: 'na', observed: meta, expected: `${`${claimed.family} ${claimed.version ?? ''}`.trim()}, the browser the User-Agent claims, predates Sec-Fetch-*` }
     const ok = meta['sec-fetch-site'] === 'same-origin' && meta['sec-fetch-mode'] === 'cors' && meta['sec-fetch-dest'] === 'empty'
     return { verdict: ok ? 'pass' : 'fail', observed: ok ? 'same-origin, cors, empty' : meta, expected: 'sec-fetch-site: same-origin, sec-fetch-mode: cors, sec-fetch-dest: empty' }
   },

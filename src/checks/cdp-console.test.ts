@@ -21,6 +21,7 @@ describe('cdp-runtime', () => {
     const { signals } = playwrightHeadless()
     const r = run({ cdp: signals.cdp, engine: signals.engine })
     expect(r.check).toMatchObject({ verdict: 'fail', points: 30, observed: 'console.debug(error) called Error.prepareStackTrace' })
+    expect(r.check.expected).toContain("judged by V8 (Blink), the engine the page's error messages show")
     expect(r.labels).toEqual(['cdp'])
   })
 
@@ -30,12 +31,18 @@ describe('cdp-runtime', () => {
 
   test("is not applicable on Firefox and Safari, whose consoles may read the stack getter themselves", () => {
     const getter = ok({ prepareStackTrace: false, stackGetter: true })
-    expect(run({ cdp: getter, engine: ok(SPIDERMONKEY) }).check).toMatchObject({ verdict: 'na', expected: 'not applicable: the page runs on SpiderMonkey (Gecko), not V8' })
-    expect(run({ cdp: getter, engine: ok(JSC) }).check).toMatchObject({ verdict: 'na', expected: 'not applicable: the page runs on JavaScriptCore (WebKit), not V8' })
+    expect(run({ cdp: getter, engine: ok(SPIDERMONKEY) }).check).toMatchObject({
+      verdict: 'na',
+      expected: "not applicable: only V8 (Blink) calls Error.prepareStackTrace (judged by SpiderMonkey (Gecko), the engine the page's error messages show)",
+    })
+    expect(run({ cdp: getter, engine: ok(JSC) }).check.expected).toContain('judged by JavaScriptCore (WebKit)')
   })
 
   test('is not applicable when the engine cannot be told', () => {
-    expect(run({ cdp: ok({ prepareStackTrace: true, stackGetter: false }), engine: missing() }).check).toMatchObject({ verdict: 'na', expected: 'not applicable: the page runs on an unknown engine, not V8' })
+    expect(run({ cdp: ok({ prepareStackTrace: true, stackGetter: false }), engine: missing() }).check).toMatchObject({
+      verdict: 'na',
+      expected: 'not applicable: only V8 (Blink) calls Error.prepareStackTrace (judged without an engine: the page did not report its error messages (the engine signal))',
+    })
   })
 
   test('is not applicable without the cdp signal, saying why', () => {

@@ -3,9 +3,8 @@
 // https://chromedevtools.github.io/devtools-protocol/tot/Runtime/#method-enable
 
 import type { BotDetectorSignals } from '../../common/signals/bot-detector'
-import { ENGINE_NAME } from '../../common/engine-errors'
-import { runningEngine } from './claimed-browser'
 import { checkOn, na } from './define'
+import { pageEngine } from './page-engine'
 
 export const cdpRuntime = checkOn<BotDetectorSignals>()({
   id: 'cdp-runtime',
@@ -18,13 +17,13 @@ export const cdpRuntime = checkOn<BotDetectorSignals>()({
   judge: ({ cdp, engine: e }) => {
     // The DevTools protocol is Chromium's, and only V8 calls Error.prepareStackTrace; other
     // engines' consoles may read an error's own stack getter for their own logs.
-    const engine = runningEngine(e)
-    if (engine !== 'blink') return na(`not applicable: the page runs on ${ENGINE_NAME[engine]}, not V8`)
+    const { engine, basis } = pageEngine(e)
+    if (engine !== 'blink') return na(`not applicable: only V8 (Blink) calls Error.prepareStackTrace (${basis})`)
     const fired = cdp.prepareStackTrace || cdp.stackGetter
     return {
       verdict: fired ? 'fail' : 'pass',
       observed: fired ? `console.debug(error) ${cdp.prepareStackTrace ? 'called Error.prepareStackTrace' : "read the error's stack getter"}` : "nothing read the logged error's stack",
-      expected: 'neither Error.prepareStackTrace nor the stack getter called by console.debug',
+      expected: `neither Error.prepareStackTrace nor the stack getter called by console.debug (${basis})`,
       labels: fired ? ['cdp'] : [],
     }
   },

@@ -3,8 +3,9 @@
 // https://github.com/berstend/puppeteer-extra/tree/master/packages/puppeteer-extra-plugin-stealth/evasions/chrome.runtime
 
 import type { BotDetectorSignals } from '../../common/signals/bot-detector'
-import { claimedBrowser, runningEngine } from './claimed-browser'
+import { claimedBrowser } from './claimed-browser'
 import { checkOn, na } from './define'
+import { pageEngine } from './page-engine'
 
 export const chromeObject = checkOn<BotDetectorSignals>()({
   id: 'chrome-object',
@@ -15,8 +16,8 @@ export const chromeObject = checkOn<BotDetectorSignals>()({
   needs: ['chrome'],
   uses: ['engine', 'navigator'],
   judge: ({ chrome, engine: e, navigator: nav }, { server }) => {
-    const engine = runningEngine(e)
-    if (engine === 'unknown') return na('the JavaScript engine could not be identified')
+    const { engine, basis } = pageEngine(e)
+    if (engine === 'unknown') return na(`the JavaScript engine could not be identified (${basis})`)
     const blink = engine === 'blink' && claimedBrowser(nav, server).engine === 'blink'
     const mocks = Object.entries(chrome.functions)
       .filter(([k, f]) => !f.native || (k.startsWith('runtime.') && f.constructible))
@@ -26,7 +27,7 @@ export const chromeObject = checkOn<BotDetectorSignals>()({
     return {
       verdict: problems.length ? 'fail' : 'pass',
       observed: problems.length ? problems : chrome.present ? `window.chrome with ${chrome.keys.join(', ') || 'no keys'}` : 'no window.chrome',
-      expected: blink ? 'window.chrome with native functions' : 'no mock of window.chrome',
+      expected: `${blink ? 'window.chrome with native functions' : 'no mock of window.chrome'} (${basis}${engine === 'blink' && !blink ? '; the user agent claims no Chromium, so a missing window.chrome is not judged' : ''})`,
       labels: mocks.length ? ['stealth'] : [],
     }
   },

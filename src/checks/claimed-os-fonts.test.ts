@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { summarize } from '../core/scoring'
 import { WIN_CHROME, MAC_CHROME, ok, sys, metrics, CONTAINER_FONTS, signals, judge, byId } from '../core/tools/font-detection.fixture'
 import { compareSystemFonts, fontOsInference } from './claimed-os-fonts'
+import { SPIDERMONKEY } from '../core/tools/bot-detector.fixture'
 
 describe('claimed-os-fonts: the fonts against the OS the User-Agent claims', () => {
   test('a Windows User-Agent on a Linux box fails the OS check and the system-font check', () => {
@@ -11,8 +12,22 @@ describe('claimed-os-fonts: the fonts against the OS the User-Agent claims', () 
     expect(os.verdict).toBe('fail')
     expect(os.source).toBe('server')
     expect(os.expected).toContain('not of Linux')
-    expect(byId(checks, 'system-font-os').verdict).toBe('fail')
+    expect(byId(checks, 'system-font-os')).toMatchObject({
+      verdict: 'fail',
+      expected: "the Windows UI font (Arial means Linux or Android from Blink only; judged by V8 (Blink), the engine the page's error messages show)",
+    })
     expect(summarize(checks).score).toBeLessThanOrEqual(40)
+  })
+
+  test("Arial says Linux only from Blink: on SpiderMonkey, or without the engine signal, it implies nothing", () => {
+    const arial = signals({ metrics: metrics(CONTAINER_FONTS), systemFonts: ok(sys('Arial')), engine: ok(SPIDERMONKEY) })
+    const c = byId(judge(arial, WIN_CHROME).checks, 'system-font-os')
+    expect(c).toMatchObject({ verdict: 'pass', observed: { families: ['Arial'], implies: [] } })
+    expect(c.expected).toContain('judged by SpiderMonkey (Gecko)')
+    const { engine: _, ...old } = arial
+    expect(byId(judge(old, WIN_CHROME).checks, 'system-font-os').expected).toContain('the page did not report its error messages')
+    expect(compareSystemFonts(['Arial'], 'windows', 'gecko').verdict).toBe('pass')
+    expect(compareSystemFonts(['Arial'], 'windows', 'blink').verdict).toBe('fail')
   })
 
   test('Segoe UI and Calibri on a browser that claims macOS fails', () => {

@@ -5,10 +5,11 @@
 
 import type { FontDetectionSignals, FontFaceLocal, FontMetrics } from '../../common/signals/font-detection'
 import { familyOfClaimedOs, inferOsFromFonts, osFromSystemFont, type FontOsInference, type OsFamily } from '../../common/font-os'
-import { osFromPlatformHint, osFromUserAgent } from '../../common/user-agent'
+import { osFromPlatformHint, osFromUserAgent, type Engine } from '../../common/user-agent'
 import { header } from '../core/tools/observation'
 import { checkOn, na } from './define'
 import { trustedFonts } from './font-list'
+import { pageEngine } from './page-engine'
 
 const onFonts = checkOn<FontDetectionSignals>()
 
@@ -33,12 +34,18 @@ export function compareFontOs(inference: FontOsInference, claimed: OsFamily): { 
   return { verdict: 'pass', contradicting }
 }
 
-/** What the system-font families say compared with the claimed OS family. */
-export function compareSystemFonts(families: readonly string[], claimed: OsFamily): { verdict: 'pass' | 'warn' | 'fail'; implied: OsFamily[] } {
+/** Arial as the family of every system-font keyword is Blink's hard-coded choice on Linux, ChromeOS and Android. */
+const isArial = (family: string) => family.replace(/["']/g, '').split(',')[0]!.trim().toLowerCase() === 'arial'
+
+/**
+ * What the system-font families say compared with the claimed OS family. `engine` is the one
+ * the page runs on: Arial says Linux or Android only from Blink (elsewhere it says nothing).
+ */
+export function compareSystemFonts(families: readonly string[], claimed: OsFamily, engine: Engine = 'blink'): { verdict: 'pass' | 'warn' | 'fail'; implied: OsFamily[] } {
   const implied = new Set<OsFamily>()
   let onlyGeneric = true
   for (const f of families) {
-    const os = osFromSystemFont(f)
+    const os = engine !== 'blink' && isArial(f) ? null : osFromSystemFont(f)
     if (!os) continue
     for (const o of os) implied.add(o)
     if (!/^["']?system-ui/i.test(f.trim())) onlyGeneric = false
@@ -81,18 +88,22 @@ export const systemFontOs = onFonts({
   id: 'system-font-os',
   name: 'System UI font fits the claimed OS',
   source: 'client',
-  why: '`font: caption` and the other system-font keywords resolve to the platform UI font: Segoe UI (or Tahoma/Microsoft Sans Serif on older or CJK setups) on Windows, the Apple system font on macOS/iOS, and a hard-coded Arial in Chromium on Linux, ChromeOS and Android. Spoofers change the UA string, not this. Browsers report "system-ui" on some platforms, which only warns.',
+  why: '`font: caption` and the other system-font keywords resolve to the platform UI font: Segoe UI (or Tahoma/Microsoft Sans Serif on older or CJK setups) on Windows, the Apple system font on macOS/iOS, and a hard-coded Arial in Blink on Linux, ChromeOS and Android. Arial counts only when the page runs on V8 (Blink), told by its error messages rather than the user agent; Firefox on Linux reports the desktop\'s font (often just "Sans"). Spoofers change the UA string, not this. Browsers report "system-ui" on some platforms, which only warns.',
   ref: 'https://source.chromium.org/chromium/chromium/src/+/main:third_party/blink/renderer/core/layout/layout_theme_font_provider_default.cc',
   needs: ['systemFonts'],
-  judge: ({ systemFonts }, { server }) => {
+  uses: ['engine'],
+  judge: ({ systemFonts, engine }, { server }) => {
     const claimed = familyOfClaimedOs(osFromUserAgent(server.userAgent))
     if (!claimed) return na('the User-Agent header names no known OS')
     const families = Object.values(systemFonts)
-    const cmp = compareSystemFonts(families, claimed)
+    const page = pageEngine(engine)
+    const cmp = compareSystemFonts(families, claimed, page.engine)
+    const arial = families.some(isArial)
     return {
       verdict: cmp.verdict,
       observed: { families: [...new Set(families)], implies: cmp.implied.map((f) => OS_LABEL[f]) },
-      expected: `the ${OS_LABEL[claimed]} UI font`,
+      // Only Arial's meaning depends on the engine: say which engine it was read by.
+      expected: `the ${OS_LABEL[claimed]} UI font${arial ? ` (Arial means Linux or Android from Blink only; ${page.basis})` : ''}`,
     }
   },
 })

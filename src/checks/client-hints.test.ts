@@ -3,6 +3,7 @@ import { runChecks } from '../core/judge'
 import type { ServerObservation } from '../core/tools/observation'
 import { hintsFromHeaders, secChUaVsNavigator, uaVsClientHints, type ClientHintSignals, type PageIdentity } from './client-hints'
 import { ok } from '../../tests/support/signals'
+import { SPIDERMONKEY, V8 } from '../core/tools/bot-detector.fixture'
 
 const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 const FIREFOX_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:125.0) Gecko/20100101 Firefox/125.0'
@@ -38,6 +39,15 @@ describe('ua-vs-client-hints', () => {
   })
   test('warns, never fails, when a Chrome 90+ User-Agent from a secure page comes without hints', () => {
     expect(run(uaVsClientHints, page(), obs(CHROME_UA, [])).verdict).toBe('warn')
+  })
+  test('without hints, says which engine really sent the request and how it was told', () => {
+    const firefox = run(uaVsClientHints, { ...page({ uaData: null }), engine: ok(SPIDERMONKEY) }, obs(CHROME_UA, []))
+    expect(firefox).toMatchObject({ verdict: 'warn', observed: { engine: 'the page runs on SpiderMonkey (Gecko), which sends none: a User-Agent switched to Chrome' } })
+    expect(firefox.expected).toContain("judged by SpiderMonkey (Gecko), the engine the page's error messages show")
+    const stripped = run(uaVsClientHints, { ...page(), engine: ok(V8) }, obs(CHROME_UA, []))
+    expect(stripped).toMatchObject({ verdict: 'warn', observed: { engine: expect.stringContaining('removed them') } })
+    expect(stripped.expected).toContain('judged by V8 (Blink)')
+    expect(run(uaVsClientHints, page(), obs(CHROME_UA, [])).expected).toContain('the page did not report its error messages')
   })
   test('is not applicable without hints from an insecure page, from Firefox, or without the page\'s word', () => {
     expect(run(uaVsClientHints, page({ secureContext: false, uaData: null }), obs(CHROME_UA, [])).verdict).toBe('na')

@@ -14,10 +14,13 @@
 // that are present and contradict the User-Agent or userAgentData fail: no person's stack
 // invents them.
 
+import { ENGINE_NAME } from '../../common/engine-errors'
 import type { SignalResult } from '../../common/signal'
+import type { JsEngine } from '../../common/signals/shared'
 import { parseBrandList, parseSfBoolean, parseSfString, parseUserAgent, uaHintMismatches, type Brand } from '../../common/user-agent'
 import { header, type ServerObservation } from '../core/tools/observation'
 import { checkOn, na } from './define'
+import { pageEngine } from './page-engine'
 
 /** What the page says of itself (probes/signals/navigator-identity.ts; the members read here). */
 export interface PageIdentity {
@@ -31,6 +34,8 @@ export interface PageIdentity {
 /** The signals the client-hint checks read; tools that run them name them so. */
 export interface ClientHintSignals {
   navigator: SignalResult<PageIdentity>
+  /** The page's error messages (probes/signals/js-engine.ts): which engine really sent the request, when hints are missing. */
+  engine?: SignalResult<JsEngine>
 }
 
 export interface HeaderHints {
@@ -74,8 +79,8 @@ export const uaVsClientHints = hintCheck({
   why: 'Chromium sends Sec-CH-UA, Sec-CH-UA-Mobile and Sec-CH-UA-Platform from the same build data as its User-Agent, on every request to a secure origin (https: or localhost). A User-Agent claiming another browser, version or OS than the hints is a spoofed header (UA switchers and automation tools often change only the User-Agent): it fails. A Chrome 90+ User-Agent without hints from a secure page is a rewritten header too, but a person can be behind it (a UA-switcher extension strips the hints, Firefox behind a Chrome UA switcher sends none, a TLS-inspecting proxy drops them), so it only warns; from an insecure page, or without the page\'s word on that, it is not applicable.',
   ref: 'https://wicg.github.io/ua-client-hints/#http-ua-hints',
   needs: [],
-  uses: ['navigator'],
-  judge: ({ navigator }, { server }) => {
+  uses: ['navigator', 'engine'],
+  judge: ({ navigator, engine }, { server }) => {
     const hints = hintsFromHeaders(server)
     const claimed = parseUserAgent(server.userAgent)
     if (hints.brands) {
@@ -84,7 +89,19 @@ export const uaVsClientHints = hintCheck({
     }
     if (hints.raw !== null) return { verdict: 'fail', observed: { 'sec-ch-ua': hints.raw }, expected: 'a Structured Field list of brands, e.g. "Chromium";v="124"' }
     if (claimed.engine === 'blink' && (claimed.version ?? 0) >= 90 && navigator?.secureContext === true) {
-      return { verdict: 'warn', observed: { 'user-agent': server.userAgent, 'sec-ch-ua': null }, expected: 'Sec-CH-UA headers: Chromium 90+ sends them on every request from a secure context' }
+      // Which of a person's tools removed them, as far as the page's engine tells.
+      const page = pageEngine(engine)
+      const why =
+        page.engine === 'blink'
+          ? 'the page runs on V8 (Blink), which sends them: an extension (a User-Agent switcher) or a TLS-inspecting proxy removed them'
+          : page.engine !== 'unknown'
+            ? `the page runs on ${ENGINE_NAME[page.engine]}, which sends none: a User-Agent switched to Chrome`
+            : null
+      return {
+        verdict: 'warn',
+        observed: { 'user-agent': server.userAgent, 'sec-ch-ua': null, ...(why ? { engine: why } : {}) },
+        expected: `Sec-CH-UA headers: Chromium 90+, as the User-Agent claims, sends them on every request from a secure context (${page.basis})`,
+      }
     }
     return na('Sec-CH-UA is sent only by Chromium-based browsers, in secure contexts')
   },

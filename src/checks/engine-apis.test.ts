@@ -27,7 +27,7 @@ const run = (s: Partial<TlsFingerprintSignals>, ua: string) => runChecks([[engin
 
 describe('engine-apis', () => {
   test("passes a person's Chrome with both APIs", () => {
-    expect(run(chrome(), CHROME)).toMatchObject({ verdict: 'pass', observed: 'userAgentData present, navigator.connection present', expected: 'both present in Chromium' })
+    expect(run(chrome(), CHROME)).toMatchObject({ verdict: 'pass', observed: 'userAgentData present, navigator.connection present', expected: 'both present in Chromium, the engine the User-Agent claims' })
   })
 
   test('passes Chrome on an insecure page, where userAgentData is hidden', () => {
@@ -35,8 +35,8 @@ describe('engine-apis', () => {
   })
 
   test('passes desktop Firefox and Safari without either API', () => {
-    expect(run(noApis(), FIREFOX)).toMatchObject({ verdict: 'pass', observed: 'userAgentData absent, navigator.connection absent', expected: 'neither in gecko' })
-    expect(run(noApis(), SAFARI)).toMatchObject({ verdict: 'pass', expected: 'neither in webkit' })
+    expect(run(noApis(), FIREFOX)).toMatchObject({ verdict: 'pass', observed: 'userAgentData absent, navigator.connection absent', expected: 'neither in gecko, the engine the User-Agent claims' })
+    expect(run(noApis(), SAFARI)).toMatchObject({ verdict: 'pass', expected: 'neither in webkit, the engine the User-Agent claims' })
   })
 
   test('passes Firefox for Android, which keeps navigator.connection', () => {

@@ -7,6 +7,7 @@ import { parseUserAgent } from '../../common/user-agent'
 import { checkOrder } from '../core/header-order'
 import { wireHeaderOrder } from './wire-headers'
 import { checkOn, na } from './define'
+import { claimAgainstEngine, pageEngine } from './page-engine'
 
 export const headerOrderWire = checkOn<BotDetectorSignals>()({
   id: 'header-order-wire',
@@ -14,7 +15,8 @@ export const headerOrderWire = checkOn<BotDetectorSignals>()({
   source: 'server',
   why: "Each engine's network stack writes request headers in a fixed order, read here off the wire by the TLS evidence listener. Headers added through the DevTools protocol land out of place: with Playwright's locale emulation, Chromium sends Accept-Language next to User-Agent instead of after Accept-Encoding. HTTP libraries dressed as a browser use their own order. Extensions that rewrite Accept-Language can do the same, so this alone does not make a bot.",
   needs: [],
-  judge: (_, { server }) => {
+  uses: ['engine'],
+  judge: ({ engine }, { server }) => {
     const wire = wireHeaderOrder(server)
     if (!wire) return na("needs the TLS evidence listener's record for this page (TLS_PORT): header names in the order they were sent")
     const claim = parseUserAgent(server.userAgent)
@@ -22,6 +24,13 @@ export const headerOrderWire = checkOn<BotDetectorSignals>()({
     if (!family) return na(`order rules exist for Chromium and Firefox only (the User-Agent claims ${claim.family})`)
     const o = checkOrder(wire, family)
     if (o.applied < 2) return na(`enough of the ordered headers to judge (${wire.join(', ')})`)
-    return { verdict: o.broken.length ? 'fail' : 'pass', observed: o.broken.length ? { broken: o.broken, names: wire.join(', ') } : wire.join(', '), expected: `${family} header order` }
+    // The claim is judged against the wire; when the page's engine is another, say so.
+    const page = pageEngine(engine)
+    const other = claimAgainstEngine(claim.engine, page.engine)
+    return {
+      verdict: o.broken.length ? 'fail' : 'pass',
+      observed: o.broken.length ? { broken: o.broken, names: wire.join(', ') } : wire.join(', '),
+      expected: `${family} header order, as the ${claim.engine} engine the User-Agent header claims writes it${other ? ` (${other}: ${page.basis})` : ''}`,
+    }
   },
 })

@@ -14,6 +14,7 @@ describe('history floods in bot-detector', () => {
     s.navRate = ok({ calls: 400, accepted: 400, lastApplied: 400, error: null })
     const r = judge(s)
     expect(r.byId('navigation-rate-limit').verdict).toBe('fail')
+    expect(r.byId('navigation-rate-limit').expected).toBe("the browser stops applying them after its cap (200 calls in Chromium); judged by V8 (Blink), the engine the page's error messages show")
     expect(r.sections.frameworks).toEqual(['automation-flags'])
     expect(r.sections.verdict).toBe('suspicious')
     s.navRate = ok({ calls: 50, accepted: 50, lastApplied: 50, error: null })
@@ -38,7 +39,7 @@ describe('history floods in bot-detector', () => {
     s.navRate = ok({ calls: 400, accepted: 400, lastApplied: 400, error: null })
     const r = judge(s)
     expect(r.byId('navigation-rate-limit').verdict).toBe('na')
-    expect(r.byId('navigation-rate-limit').expected).toContain('SpiderMonkey (Gecko)')
+    expect(r.byId('navigation-rate-limit').expected).toContain("judged by SpiderMonkey (Gecko), the engine the page's error messages show")
     expect(r.sections.frameworks).not.toContain('automation-flags')
   })
 

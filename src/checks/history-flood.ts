@@ -7,8 +7,8 @@
 
 import type { BotDetectorSignals } from '../../common/signals/bot-detector'
 import { ENGINE_NAME } from '../../common/engine-errors'
-import { runningEngine } from './claimed-browser'
 import { checkOn, na } from './define'
+import { pageEngine } from './page-engine'
 
 export const navigationRateLimit = checkOn<BotDetectorSignals>()({
   id: 'navigation-rate-limit',
@@ -21,13 +21,13 @@ export const navigationRateLimit = checkOn<BotDetectorSignals>()({
   judge: ({ navRate: nr, engine: e }) => {
     if (nr.calls < 250) return na(`only ${nr.calls} calls made; the caps start at 100–200`)
     const uncapped = nr.error === null && nr.accepted === nr.calls && nr.lastApplied === nr.calls
-    const engine = runningEngine(e)
+    const { engine, basis } = pageEngine(e)
     const observed = `${nr.accepted} of ${nr.calls} replaceState calls returned; history.state is call ${nr.lastApplied ?? 'none'}'s${nr.error ? `; stopped by ${nr.error}` : ''}`
-    if (uncapped && engine !== 'blink') return na(`all ${nr.calls} calls stuck on ${ENGINE_NAME[engine]}; only Blink's cap is lifted by a launch flag (Firefox applies every call as shipped)`)
+    if (uncapped && engine !== 'blink') return na(`all ${nr.calls} calls stuck on ${ENGINE_NAME[engine]}; only Blink's cap is lifted by a launch flag (Firefox applies every call as shipped); ${basis}`)
     return {
       verdict: uncapped ? 'fail' : 'pass',
       observed,
-      expected: 'the browser stops applying them after its cap (200 calls in Chromium)',
+      expected: `the browser stops applying them after its cap (200 calls in Chromium); ${basis}`,
       labels: uncapped ? ['automation-flags'] : [],
     }
   },

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { parseUserAgent, uaHintMismatches } from '../../common/user-agent'
-import { CHROME_UA, desktopChrome, fail, requestFrom, runOne, twice } from '../core/tools/browser-fingerprint.fixture'
+import { CHROME_UA, defaultFirefox, desktopChrome, fail, FIREFOX_153_UA, plain, requestFrom, runOne, twice } from '../core/tools/browser-fingerprint.fixture'
+import { SPIDERMONKEY } from '../core/tools/bot-detector.fixture'
 import { fpPlatform, fpUaClientHints, fpVendor } from './navigator-claims'
 
 const FIREFOX_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:125.0) Gecko/20100101 Firefox/125.0'
@@ -33,7 +34,9 @@ describe('navigator against the User-Agent', () => {
   test('fp-ua-client-hints warns when a Chromium page has no userAgentData, and is na for other engines', () => {
     const s = desktopChrome()
     s.uaData = fail('unsupported', 'no navigator.userAgentData (Chromium only, in secure contexts)')
-    expect(runOne(fpUaClientHints, s).verdict).toBe('warn')
+    expect(runOne(fpUaClientHints, s)).toMatchObject({ verdict: 'warn', observed: expect.stringContaining('on V8 (Blink), which has it, so it was removed'), expected: expect.stringContaining('judged by V8 (Blink)') })
+    // Firefox behind a Chrome User-Agent: the page's engine says why there is none.
+    expect(runOne(fpUaClientHints, { ...s, engine: plain(SPIDERMONKEY) }).observed).toContain('the User-Agent claims blink, but the page runs on SpiderMonkey (Gecko), which has none')
     s.navigator = twice({ userAgent: FIREFOX_UA, appVersion: '5.0 (Windows)', platform: 'Win32', vendor: '', productSub: '20100101', oscpu: null, cpuClass: null })
     expect(runOne(fpUaClientHints, s, requestFrom(FIREFOX_UA))).toMatchObject({ verdict: 'na', expected: 'unsupported: no navigator.userAgentData (Chromium only, in secure contexts)' })
   })
@@ -42,6 +45,14 @@ describe('navigator against the User-Agent', () => {
     expect(runOne(fpVendor).verdict).toBe('pass')
     const s = desktopChrome()
     s.navigator = twice({ userAgent: CHROME_UA, appVersion: CHROME_UA.slice(8), platform: 'Win32', vendor: '', productSub: '20100101', oscpu: null, cpuClass: null })
-    expect(runOne(fpVendor, s)).toMatchObject({ verdict: 'fail', observed: 'vendor "" (expected "Google Inc.")' })
+    expect(runOne(fpVendor, s)).toMatchObject({ verdict: 'fail', observed: 'vendor "" (V8 (Blink) gives "Google Inc.")' })
+  })
+  test('fp-vendor judges by the engine the page runs on: Firefox under a Chrome User-Agent fails on the claim, not on its own vendor', () => {
+    const ff = defaultFirefox()
+    expect(runOne(fpVendor, ff, requestFrom(FIREFOX_153_UA))).toMatchObject({ verdict: 'pass', expected: 'vendor "", under a User-Agent of the same engine (judged by SpiderMonkey (Gecko), the engine the page\'s error messages show)' })
+    ff.navigator = twice({ userAgent: CHROME_UA, appVersion: CHROME_UA.slice(8), platform: 'Linux x86_64', vendor: '', productSub: '20100101', oscpu: 'Linux x86_64', cpuClass: null })
+    expect(runOne(fpVendor, ff)).toMatchObject({ verdict: 'fail', observed: 'the User-Agent claims blink, but the page runs on SpiderMonkey (Gecko)' })
+    const { engine: _, ...old } = ff
+    expect(runOne(fpVendor, old)).toMatchObject({ verdict: 'na', expected: expect.stringContaining('the page did not report its error messages') })
   })
 })

@@ -1,13 +1,16 @@
 // What navigator says the browser is, against the User-Agent: the string in the header and in
 // the page, navigator.platform against the OS, navigator.userAgentData against the string
 // (common/user-agent.ts uaHintMismatches, the one comparison of UA and client hints), and the
-// vendor string and vendor globals against the engine (FingerprintJS src/sources/vendor_flavors.ts).
+// vendor string and vendor globals against the engine the page runs on, told by its error
+// messages (FingerprintJS src/sources/vendor_flavors.ts).
 
+import { ENGINE_NAME } from '../../common/engine-errors'
 import { whyMissing } from '../../common/signal'
 import type { BrowserFingerprintSignals } from '../../common/signals/browser-fingerprint'
 import { engineClaim, parseUserAgent, uaHintMismatches, type EngineClaim } from '../../common/user-agent'
 import type { ServerObservation } from '../core/tools/observation'
 import { checkOn, na, type SignalValues } from './define'
+import { claimAgainstEngine, pageEngine } from './page-engine'
 
 type V = SignalValues<BrowserFingerprintSignals>
 const navCheck = checkOn<BrowserFingerprintSignals>()
@@ -58,11 +61,11 @@ export const fpUaClientHints = navCheck({
   id: 'fp-ua-client-hints',
   name: 'userAgentData agrees with the User-Agent',
   source: 'client',
-  why: 'Chromium reports its brands, version, platform and mobile flag in navigator.userAgentData; spoofing the User-Agent string alone leaves them telling the truth. Only Chromium has userAgentData, so for other engines it does not apply.',
+  why: 'Chromium reports its brands, version, platform and mobile flag in navigator.userAgentData; spoofing the User-Agent string alone leaves them telling the truth. Only Chromium has userAgentData, so on other engines (told by the page\'s error messages) its absence is expected.',
   ref: 'https://wicg.github.io/ua-client-hints/#interface',
   needs: [],
-  uses: ['uaData', 'navigator'],
-  judge: ({ uaData, navigator }, { raw, server }) => {
+  uses: ['uaData', 'navigator', 'engine'],
+  judge: ({ uaData, navigator, engine }, { raw, server }) => {
     if (uaData && navigator) {
       const uad = uaData.value
       const diff = uaHintMismatches(parseUserAgent(navigator.value.userAgent), { brands: uad.brands, platform: uad.platform, mobile: uad.mobile })
@@ -73,11 +76,19 @@ export const fpUaClientHints = navCheck({
       }
     }
     const s = raw.uaData
-    // Chromium 90+ has userAgentData on every secure page: its absence in a Blink UA is odd, not fatal.
-    if (pageClaim(navigator, server).engine === 'blink' && s?.ok === false && s.error.kind === 'unsupported') {
-      return { verdict: 'warn', observed: whyMissing(s), expected: 'navigator.userAgentData in a Chromium browser on a secure page' }
+    const page = pageEngine(engine)
+    const claimed = pageClaim(navigator, server).engine
+    // Chromium 90+ has userAgentData on every secure page: its absence under a Blink UA is odd,
+    // not fatal; the page's engine says whether it is V8 without it or another engine in disguise.
+    if (claimed === 'blink' && s?.ok === false && s.error.kind === 'unsupported') {
+      const other = claimAgainstEngine(claimed, page.engine)
+      return {
+        verdict: 'warn',
+        observed: `${whyMissing(s)}${other ? `: ${other}, which has none` : page.engine === 'blink' ? ': on V8 (Blink), which has it, so it was removed' : ''}`,
+        expected: `navigator.userAgentData in a Chromium browser on a secure page (${page.basis})`,
+      }
     }
-    return na(whyMissing(s) || 'not a Chromium browser')
+    return na(whyMissing(s) || `not a Chromium browser (${page.basis})`)
   },
 })
 
@@ -87,23 +98,27 @@ export const fpVendor = navCheck({
   id: 'fp-vendor',
   name: 'Vendor and vendor globals fit the engine',
   source: 'client',
-  why: 'navigator.vendor is "Google Inc." in every Blink browser, "Apple Computer, Inc." in WebKit and empty in Gecko; window.chrome exists only in Blink. A Chrome UA with Firefox’s vendor (or the reverse) is another browser in disguise.',
+  why: 'navigator.vendor is "Google Inc." in every Blink browser, "Apple Computer, Inc." in WebKit and empty in Gecko; window.chrome exists only in Blink. Judged by the engine the page runs on, told by its error messages: a vendor or window.chrome of another engine was patched in, and a User-Agent naming another engine than the page\'s is another browser in disguise.',
   ref: 'https://github.com/fingerprintjs/fingerprintjs/blob/master/src/sources/vendor_flavors.ts',
   needs: ['navigator', 'vendorFlavours'],
-  judge: ({ navigator, vendorFlavours: { value: flav } }, { server }) => {
+  uses: ['engine'],
+  judge: ({ navigator, vendorFlavours: { value: flav }, engine: e }, { server }) => {
     const ua = pageClaim(navigator, server)
     const nav = navigator.value
-    const wantVendor = VENDOR_OF[ua.engine]
-    if (wantVendor === undefined) return na('the User-Agent names no known engine')
+    const { engine, basis } = pageEngine(e)
+    const wantVendor = VENDOR_OF[engine]
+    if (wantVendor === undefined) return na(`the vendor belongs to the engine the page runs on, which is not known: ${basis}`)
     const problems: string[] = []
-    if (nav.vendor !== wantVendor) problems.push(`vendor "${nav.vendor}" (expected "${wantVendor}")`)
+    if (nav.vendor !== wantVendor) problems.push(`vendor "${nav.vendor}" (${ENGINE_NAME[engine]} gives "${wantVendor}")`)
     const hasChrome = flav.flavours.includes('chrome')
-    if (ua.engine === 'blink' && !hasChrome && !ua.mobile) problems.push('no window.chrome')
-    if (ua.engine === 'gecko' && hasChrome) problems.push('window.chrome in Firefox')
+    if (engine === 'blink' && !hasChrome && !ua.mobile) problems.push('no window.chrome on V8 (Blink)')
+    if (engine === 'gecko' && hasChrome) problems.push('window.chrome on SpiderMonkey (Gecko)')
+    const other = claimAgainstEngine(ua.engine, engine)
+    if (other) problems.push(other)
     return {
       verdict: problems.length ? 'fail' : 'pass',
       observed: problems.length ? problems.join('; ') : { vendor: nav.vendor, flavours: flav.flavours },
-      expected: `vendor "${wantVendor}"${ua.engine === 'blink' ? ' and window.chrome' : ''}`,
+      expected: `vendor "${wantVendor}"${engine === 'blink' ? ' and window.chrome' : ''}, under a User-Agent of the same engine (${basis})`,
     }
   },
 })

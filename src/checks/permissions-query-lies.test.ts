@@ -8,7 +8,7 @@ const server: ServerObservation = { ip: '192.0.2.1', userAgent: '', headers: [],
 const missing = { ok: false as const, error: { kind: 'error' as const, message: 'boom' }, ms: 1 }
 
 function run(lies: PermissionsLies) {
-  const s: PermissionsApiSignals = { registry: missing, notification: missing, lies: { ok: true, value: lies, ms: 1 }, worker: missing, features: missing }
+  const s: PermissionsApiSignals = { registry: missing, notification: missing, lies: { ok: true, value: lies, ms: 1 }, worker: missing, features: missing, engine: missing }
   const [query, status] = runChecks([[permissionsQueryNative, 35], [permissionStatusGenuine, 25]], s, server, {}).checks
   return { query: query!, status: status! }
 }

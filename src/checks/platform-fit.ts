@@ -6,10 +6,12 @@
 import { familyOfClaimedOs, inferOsFromFonts } from '../../common/font-os'
 import type { BrowserFingerprintSignals } from '../../common/signals/browser-fingerprint'
 import { engineClaim } from '../../common/user-agent'
-import { audioFitsEngine } from './audio-sums'
+import { audioAgainstEngines } from './audio-sums'
+import { compareFontOs } from './claimed-os-fonts'
 import { checkOn, na } from './define'
 import { gpuOsOutcome, softwareOutcome } from './gpu'
 import { pageClaim } from './navigator-claims'
+import { pageEngine } from './page-engine'
 
 const fitCheck = checkOn<BrowserFingerprintSignals>()
 
@@ -36,16 +38,16 @@ export const fpFontsOs = fitCheck({
   id: 'fp-fonts-os',
   name: 'Fonts fit the claimed OS',
   source: 'server',
-  why: 'Installed fonts betray the operating system (Segoe UI on Windows, Helvetica Neue on Apple, DejaVu on Linux). Clear markers of another OS than the User-Agent claims suggest a spoofed UA. People do install other OSes’ fonts, so it only warns.',
+  why: 'Installed fonts betray the operating system (Segoe UI on Windows, Helvetica Neue on Apple, DejaVu on Linux). People do install other OSes’ fonts, so, as font-detection’s fonts-match-os, it fails only when the claimed OS has no two strong markers and another OS has at least two (a Windows or macOS User-Agent over a Linux box’s DejaVu and Liberation, as fingerprint spoofers on Linux servers show), and warns when the fonts lean to another OS with none of the claimed one’s.',
   needs: ['fonts'],
   judge: ({ fonts }, { server }) => {
     const claimed = engineClaim(server.userAgent).os
     const fam = familyOfClaimedOs(claimed)
     if (!fam) return na('the User-Agent names no known OS')
     const inf = inferOsFromFonts(fonts.value)
-    const other = inf.os && inf.os !== fam && inf.confidence === 'strong' && inf.evidence[fam].strong.length === 0
+    const cmp = compareFontOs(inf, fam)
     return {
-      verdict: other ? 'warn' : 'pass',
+      verdict: cmp.verdict,
       observed: { inferred: inf.os, confidence: inf.confidence, claimed, markers: inf.os ? inf.evidence[inf.os].strong : [] },
       expected: `fonts of ${fam} (or no clear markers of another OS)`,
     }
@@ -56,14 +58,14 @@ export const fpAudioEngine = fitCheck({
   id: 'fp-audio-engine',
   name: 'Audio sum fits the claimed engine',
   source: 'client',
-  why: 'The FingerprintJS audio sum clusters by engine (Blink ≈ 124.04/124.08, Gecko ≈ 35.74, WebKit ≈ 35.11; table in src/checks/audio-sums.ts). A sum from another engine’s cluster means the User-Agent lies about the engine; an unknown sum only warns (new builds and CPUs add values).',
+  why: 'The FingerprintJS audio sum clusters by engine (Blink ≈ 124.04/124.08, Gecko ≈ 35.74, WebKit ≈ 35.11; table in src/checks/audio-sums.ts). A sum from another engine’s cluster than the one the User-Agent names means the User-Agent lies about the engine; one from another cluster than the engine the page runs on (told by its error messages) means the audio was replaced. An unknown sum only warns (new builds and CPUs add values).',
   ref: 'https://fingerprint.com/blog/audio-fingerprinting/',
   needs: ['audio'],
-  uses: ['navigator'],
-  judge: ({ audio, navigator }, { server }) => {
+  uses: ['navigator', 'engine'],
+  judge: ({ audio, navigator, engine }, { server }) => {
     if (audio.again !== undefined) return na('the sum is noised (see fp-stability)')
-    const { engine } = pageClaim(navigator, server)
-    const fit = audioFitsEngine(audio.value.sum, engine)
-    return { verdict: fit.verdict, observed: { sum: audio.value.sum, reason: fit.reason }, expected: `a sum known for ${engine}` }
+    const claimed = pageClaim(navigator, server).engine
+    const fit = audioAgainstEngines(audio.value.sum, claimed, pageEngine(engine))
+    return { verdict: fit.verdict, observed: { sum: audio.value.sum, reason: fit.reason }, expected: fit.expected }
   },
 })

@@ -18,6 +18,7 @@ function run(media: Partial<DisplayMedia> | null) {
     visualViewport: ok({ width: 1920, height: 945, scale: 1 }),
     media: media ? ok({ ...MEDIA, ...media }) : { ok: false, error: { kind: 'error', message: 'matchMedia threw' }, ms: 1 },
     touch: ok({ maxTouchPoints: 0, touchEvent: false }),
+    engine: { ok: false, error: { kind: 'error', message: 'not collected here' }, ms: 1 },
   }
   const [width, resolution] = runChecks([[deviceWidthMedia, 40], [resolutionMedia, 30]], s, server, {}).checks
   return { width: width!, resolution: resolution! }

@@ -13,6 +13,7 @@ describe('storage-partitioning', () => {
     const r = judge(s)
     expect(r.byId('storage-partitioning').verdict).toBe('fail')
     expect(r.byId('storage-partitioning').observed).toContain('refused localStorage (SecurityError')
+    expect(r.byId('storage-partitioning').expected).toBe("its own, partitioned localStorage (judged by V8 (Blink), the engine the page's error messages show)")
     expect(r.sections.frameworks).toEqual(['automation-flags'])
     expect(r.sections.verdict).toBe('bot')
     s.partition = ok({ state: 'shared', error: null, withResolvers: true })
@@ -26,12 +27,12 @@ describe('storage-partitioning', () => {
     s.partition = ok({ state: 'shared', error: null, withResolvers: true })
     const c = judge(s).byId('storage-partitioning')
     expect(c.verdict).toBe('na')
-    expect(c.expected).toContain('SpiderMonkey (Gecko)')
+    expect(c.expected).toContain("judged by SpiderMonkey (Gecko), the engine the page's error messages show")
     s.partition = ok({ state: 'partitioned', error: null, withResolvers: true })
     expect(judge(s).byId('storage-partitioning').verdict).toBe('pass')
     s.engine = missing()
     s.partition = ok(DENIED)
-    expect(judge(s).byId('storage-partitioning').verdict).toBe('na')
+    expect(judge(s).byId('storage-partitioning')).toMatchObject({ verdict: 'na', expected: expect.stringContaining('the page did not report its error messages') })
   })
 
   test('an old Blink (before Promise.withResolvers) is not applicable; Android (WebView in apps) only warns; no signal is not applicable', () => {

@@ -9,8 +9,8 @@
 
 import type { BotDetectorSignals } from '../../common/signals/bot-detector'
 import { ENGINE_NAME } from '../../common/engine-errors'
-import { runningEngine } from './claimed-browser'
 import { checkOn, na } from './define'
+import { pageEngine } from './page-engine'
 
 export const storagePartitioning = checkOn<BotDetectorSignals>()({
   id: 'storage-partitioning',
@@ -21,13 +21,13 @@ export const storagePartitioning = checkOn<BotDetectorSignals>()({
   needs: ['partition'],
   uses: ['engine', 'navigator'],
   judge: ({ partition: p, engine: e, navigator: nav }) => {
-    const engine = runningEngine(e)
+    const { engine, basis } = pageEngine(e)
     const observed = p.state === 'denied' ? `a nested same-origin frame under a cross-site frame was refused localStorage (${p.error})` : `a nested same-origin frame under a cross-site frame ${p.state === 'shared' ? "shares the page's localStorage" : 'has its own localStorage'}`
-    const expected = 'its own, partitioned localStorage'
+    const expected = `its own, partitioned localStorage (${basis})`
     if (engine !== 'blink') {
-      return p.state === 'partitioned' ? { verdict: 'pass', observed, expected } : na(`storage not partitioned on ${ENGINE_NAME[engine]}; only Blink partitions it whatever the settings`)
+      return p.state === 'partitioned' ? { verdict: 'pass', observed, expected } : na(`storage not partitioned on ${ENGINE_NAME[engine]}; only Blink partitions it whatever the settings (${basis})`)
     }
-    if (!p.withResolvers) return na('a Blink engine older than Chromium 119 (no Promise.withResolvers); partitioning shipped in 115')
+    if (!p.withResolvers) return na(`a Blink engine older than Chromium 119 (no Promise.withResolvers); partitioning shipped in 115 (${basis})`)
     if (p.state === 'partitioned') return { verdict: 'pass', observed, expected }
     // Android WebView (in-app browsers) is not known to partition: a person there only warns.
     if (/Android/.test(nav?.userAgent ?? '')) return { verdict: 'warn', observed, expected }

@@ -26,6 +26,8 @@ describe('tls-fingerprint and http2-fingerprint', () => {
   test("pass Chromium's stack under a Chrome claim and fail curl's", () => {
     const chrome = run(obs(CHROME_UA, listener(CHROMIUM_TLS, { kind: 'http2', data: { akamai: CHROME_AKAMAI, pseudo_header_order: [] } })))
     expect([chrome('tls-fingerprint').verdict, chrome('http2-fingerprint').verdict]).toEqual(['pass', 'pass'])
+    // Judged against the claim, which they name: the User-Agent header's, no engine of the page's.
+    for (const id of ['tls-fingerprint', 'http2-fingerprint']) expect(chrome(id).expected).toBe('the blink stack of chrome 124 (blink) on windows, the browser the User-Agent header claims')
     const curl = run(obs(CHROME_UA, listener(CURL_TLS, { kind: 'http2', data: { akamai: CURL_AKAMAI, pseudo_header_order: [] } })))
     expect([curl('tls-fingerprint').verdict, curl('http2-fingerprint').verdict]).toEqual(['fail', 'fail'])
   })

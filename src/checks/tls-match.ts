@@ -12,8 +12,12 @@ import { tlsEvidenceOf, type TlsEvidence } from './tls-views'
 /** The claim as one phrase: "chrome 124 (blink) on windows", "an HTTP client (curl)". */
 export const claimText = (c: ClaimedBrowser) => (c.family === 'tool' ? `an HTTP client (${c.tool})` : `${c.family}${c.version ? ` ${c.version}` : ''} (${c.engine}) on ${c.os}${c.headless ? ', headless' : ''}`)
 
-/** What the stack of a claim should be, for `expected`. */
-export const claimExpect = (c: ClaimedBrowser) => (c.family === 'tool' ? `an HTTP library's stack (${claimText(c)})` : `the ${c.engine} stack of ${claimText(c)}`)
+/**
+ * What the stack of a claim should be, for `expected`: these checks judge the claim against the
+ * wire, so they name the claim, which is the User-Agent header's (no engine of the page's).
+ */
+export const claimExpect = (c: ClaimedBrowser) =>
+  c.family === 'tool' ? `an HTTP library's stack (${claimText(c)}, as the User-Agent header claims)` : `the ${c.engine} stack of ${claimText(c)}, the browser the User-Agent header claims`
 
 /** Whether the claim is a browser's (not an HTTP library's, not unknown). */
 export const claimsBrowser = (c: ClaimedBrowser) => c.family !== 'tool' && c.engine !== 'unknown'
@@ -35,7 +39,7 @@ export const tlsFingerprintFamily = check({
     const claimed = parseUserAgent(server.userAgent)
     const seen = tlsFamily(e.tls)
     if (!seen) return { verdict: 'na', observed: `JA3 ${e.tls.ja3_hash ?? e.tls.ja3n_hash}${byProxy(e)}: a hash alone names no TLS stack`, expected: 'a JA4 or the full JA3 string, to compare the stack with the claimed browser' }
-    return { verdict: familyVerdict(seen.family, claimed), observed: `${e.tls.ja4 ?? `JA3 ${e.tls.ja3_hash}`}: ${FAMILY_NAME[seen.family]}${byProxy(e)}`, expected: `the TLS stack of the claimed ${claimed.family}` }
+    return { verdict: familyVerdict(seen.family, claimed), observed: `${e.tls.ja4 ?? `JA3 ${e.tls.ja3_hash}`}: ${FAMILY_NAME[seen.family]}${byProxy(e)}`, expected: claimExpect(claimed) }
   },
 })
 

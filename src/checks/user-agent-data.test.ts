@@ -3,6 +3,7 @@ import type { HttpHeadersSignals } from '../../common/signals/http-headers'
 import { runChecks } from '../core/judge'
 import { brandsGrease, navigatorUaVsUaData } from './user-agent-data'
 import { ok } from '../../tests/support/signals'
+import { SPIDERMONKEY, V8 } from '../core/tools/bot-detector.fixture'
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 const BRANDS = [{ brand: 'Chromium', version: '124' }, { brand: 'Google Chrome', version: '124' }, { brand: 'Not-A.Brand', version: '99' }]
@@ -21,5 +22,12 @@ describe('brands-grease and navigator-ua-vs-ua-data', () => {
   test('a Chrome User-Agent without userAgentData fails in a secure context only', () => {
     expect(run(signals(unsupported))).toEqual(['na', 'fail'])
     expect(run(signals(unsupported, false))).toEqual(['na', 'pass'])
+  })
+  test('says which engine the page runs on, told by its error messages', () => {
+    const one = (s: HttpHeadersSignals) => runChecks([[navigatorUaVsUaData, 25]], s, { ip: '192.0.2.1', userAgent: CHROME, headers: [], receivedAt: 0 }, {}).checks[0]!
+    const firefox = one({ ...signals(unsupported), engine: ok(SPIDERMONKEY) })
+    expect(firefox).toMatchObject({ verdict: 'fail', observed: 'no userAgentData; User-Agent claims chrome 124: the page runs on SpiderMonkey (Gecko), which has none, behind a User-Agent switched to Chrome' })
+    expect(firefox.expected).toContain("judged by SpiderMonkey (Gecko), the engine the page's error messages show")
+    expect(one({ ...signals(unsupported), engine: ok(V8) }).observed).toContain('the page runs on V8 (Blink), so userAgentData was removed')
   })
 })

@@ -10,7 +10,7 @@ const WINDOW = ok({ innerWidth: 1536, innerHeight: 730, outerWidth: 1536, outerH
 
 function run(headers: Array<[string, string]>, window: ScreenDisplaySignals['window'] = WINDOW) {
   const server: ServerObservation = { ip: '192.0.2.1', userAgent: '', headers, receivedAt: 0 }
-  const s: ScreenDisplaySignals = { screen: missing, window, visualViewport: missing, media: missing, touch: missing }
+  const s: ScreenDisplaySignals = { screen: missing, window, visualViewport: missing, media: missing, touch: missing, engine: missing }
   const [viewport, dpr] = runChecks([[clientHintViewport, 25], [clientHintDpr, 25]], s, server, {}).checks
   return { viewport: viewport!, dpr: dpr! }
 }

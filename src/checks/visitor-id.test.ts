@@ -27,6 +27,6 @@ describe('fp-stability', () => {
   test('warns on a component that read differently, saying how', () => {
     const s = desktopChrome()
     s.screen = twice({ width: 1920, height: 1080, availWidth: 1920, availHeight: 1032, colorDepth: 24, pixelDepth: 24, orientation: null, devicePixelRatio: 1 }, { width: 1280, height: 720, availWidth: 1280, availHeight: 680, colorDepth: 24, pixelDepth: 24, orientation: null, devicePixelRatio: 1 })
-    expect(runOne(fpStability, s)).toMatchObject({ verdict: 'warn', observed: 'farbling detected: screen (two reads differ)' })
+    expect(runOne(fpStability, s)).toMatchObject({ verdict: 'warn', observed: 'anti-fingerprinting detected, noise added per read (farbling): screen (two reads differ); left out of the visitor id' })
   })
 })

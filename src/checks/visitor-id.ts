@@ -77,7 +77,7 @@ export const fpStability = checkOn<BrowserFingerprintSignals>()({
     return {
       verdict: fp.unstable.length ? 'warn' : 'pass',
       observed: fp.unstable.length
-        ? `farbling detected: ${fp.unstable.map((n) => `${n} (${raw[n]?.ok ? 'two reads differ' : whyMissing(raw[n])})`).join(', ')}`
+        ? `anti-fingerprinting detected, noise added per read (farbling): ${fp.unstable.map((n) => `${n} (${raw[n]?.ok ? 'two reads differ' : whyMissing(raw[n])})`).join(', ')}; left out of the visitor id`
         : `${COMPONENT_NAMES.length - fp.excluded.length} components identical on both reads; visitor id ${fp.visitorId}`,
       expected: 'every component identical on both reads',
     }

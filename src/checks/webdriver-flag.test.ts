@@ -28,8 +28,13 @@ describe('webdriver-flag', () => {
 describe('webdriver-descriptor', () => {
   test('deleted from Navigator.prototype fails on SpiderMonkey, not on JavaScriptCore', () => {
     const deleted = flag({ value: null, present: false, proto: 'missing', getterNative: null })
-    expect(run(webdriverDescriptor, { webdriver: deleted, engine: ok(SPIDERMONKEY) }).check.verdict).toBe('fail')
-    expect(run(webdriverDescriptor, { webdriver: deleted, engine: ok(JSC) }).check).toMatchObject({ verdict: 'pass', observed: 'not defined (missing)' })
+    const gecko = run(webdriverDescriptor, { webdriver: deleted, engine: ok(SPIDERMONKEY) }).check
+    expect(gecko).toMatchObject({ verdict: 'fail', observed: ['deleted from Navigator.prototype on SpiderMonkey (Gecko), which defines it'] })
+    expect(gecko.expected).toContain("judged by SpiderMonkey (Gecko), the engine the page's error messages show")
+    const webkit = run(webdriverDescriptor, { webdriver: deleted, engine: ok(JSC) }).check
+    expect(webkit).toMatchObject({ verdict: 'pass', observed: 'not defined (missing)' })
+    expect(webkit.expected).toContain('judged by JavaScriptCore (WebKit)')
+    expect(run(webdriverDescriptor, { webdriver: deleted }).check.expected).toContain('the page did not report its error messages')
   })
 
   test('a data property instead of a getter is a stealth patch', () => {

@@ -23,8 +23,12 @@ describe('window geometry', () => {
   test('Firefox resisting fingerprinting (SpiderMonkey; window, page and screen one size) passes; the same sizes on V8 warn', () => {
     // Firefox ESR 153 with privacy.resistFingerprinting on a 1920×1080 Xvfb screen (issue 11).
     const rfp = { window: ok({ innerWidth: 1400, innerHeight: 900, outerWidth: 1400, outerHeight: 900 }), screen: ok({ width: 1400, height: 900, availWidth: 1400, availHeight: 900, colorDepth: 24 }) }
-    expect(run(windowChrome, { ...rfp, engine: ok(SPIDERMONKEY) }).check.verdict).toBe('pass')
-    expect(run(windowChrome, { ...rfp, engine: ok(V8) }).check.verdict).toBe('warn')
+    const gecko = run(windowChrome, { ...rfp, engine: ok(SPIDERMONKEY) }).check
+    expect(gecko.verdict).toBe('pass')
+    expect(gecko.expected).toContain("judged by SpiderMonkey (Gecko), the engine the page's error messages show")
+    const v8 = run(windowChrome, { ...rfp, engine: ok(V8) }).check
+    expect(v8.verdict).toBe('warn')
+    expect(v8.expected).toContain('judged by V8 (Blink)')
     expect(run(windowChrome, rfp).check.verdict).toBe('warn')
     expect(run(windowChrome, { ...rfp, engine: ok(SPIDERMONKEY), screen: ok(FULL) }).check.verdict).toBe('warn')
     expect(run(windowChrome, { ...rfp, engine: ok(SPIDERMONKEY), window: ok({ ...FILLS, outerWidth: 0 }) }).check.verdict).toBe('fail')

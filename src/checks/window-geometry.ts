@@ -3,8 +3,8 @@
 // https://developer.mozilla.org/docs/Web/API/Window/outerHeight
 
 import type { BotDetectorSignals } from '../../common/signals/bot-detector'
-import { runningEngine } from './claimed-browser'
 import { checkOn } from './define'
+import { pageEngine } from './page-engine'
 import { glRenderer, isSoftwareGl } from './software-gl'
 
 const botCheck = checkOn<BotDetectorSignals>()
@@ -21,9 +21,10 @@ export const windowChrome = botCheck({
     const same = win.outerWidth === win.innerWidth && win.outerHeight === win.innerHeight
     // Firefox ESR 153 with resistFingerprinting, in the detection matrix: outer, inner and screen all 1400×900.
     // https://searchfox.org/mozilla-central/source/toolkit/components/resistfingerprinting/RFPTargets.inc
-    const resisting = same && runningEngine(engine) === 'gecko' && scr?.width === win.innerWidth && scr.height === win.innerHeight
+    const { engine: running, basis } = pageEngine(engine)
+    const resisting = same && running === 'gecko' && scr?.width === win.innerWidth && scr.height === win.innerHeight
     const observed = `outer ${win.outerWidth}×${win.outerHeight}, inner ${win.innerWidth}×${win.innerHeight}${resisting ? ', the screen’s size too: Firefox resisting fingerprinting' : ''}`
-    return { verdict: zero ? 'fail' : same && !resisting ? 'warn' : 'pass', observed, expected: 'outer window larger than the page (Firefox resisting fingerprinting: window, page and screen of one size)' }
+    return { verdict: zero ? 'fail' : same && !resisting ? 'warn' : 'pass', observed, expected: `outer window larger than the page (on SpiderMonkey under resistFingerprinting: window, page and screen of one size); ${basis}` }
   },
 })
 

@@ -9,6 +9,7 @@ import { parseUserAgent } from '../../common/user-agent'
 import { checkOrder, looksSorted } from '../core/header-order'
 import { evidenceOf, type ServerObservation } from '../core/tools/observation'
 import { checkOn, na } from './define'
+import { claimAgainstEngine, pageEngine } from './page-engine'
 import { claimsBrowser } from './tls-match'
 
 export const RAW_LISTENER = "needs the TLS evidence listener's record of this page's connection (TLS_PORT), which keeps header names as sent"
@@ -49,7 +50,8 @@ export const headerOrder = check({
   source: 'server',
   why: 'Each engine writes headers in its own fixed order (Chromium: client hints around User-Agent, Accept-Encoding then Accept-Language last; Firefox: User-Agent right after Host, Accept-Language before Accept-Encoding). HTTP libraries and proxies that rebuild requests use their own order, and headers added through a browser\'s automation protocol land out of place (Playwright\'s locale override puts Accept-Language next to User-Agent). The order is read off the wire by the TLS evidence listener.',
   needs: [],
-  judge: (_, { server }) => {
+  uses: ['engine'],
+  judge: ({ engine: pageSignal }, { server }) => {
     const { names, wire, order, sorted } = headerOrderSource(server)
     const engine = parseUserAgent(server.userAgent).engine
     const family = engine === 'blink' ? 'chromium' : engine === 'gecko' ? 'firefox' : null
@@ -58,7 +60,14 @@ export const headerOrder = check({
     if (!family) return { verdict: 'na', observed: nameList, expected: 'order rules exist for Chromium and Firefox only' }
     const o = checkOrder(order, family)
     if (o.applied < 2) return { verdict: 'na', observed: nameList, expected: 'too few of the ordered headers to judge' }
-    return { verdict: o.broken.length ? 'fail' : 'pass', observed: o.broken.length ? { broken: o.broken, names: nameList } : nameList, expected: `${family} header order` }
+    // Judged by the claim (the wire against the User-Agent); the page's engine is named when it is another.
+    const page = pageEngine(pageSignal)
+    const other = claimAgainstEngine(engine, page.engine)
+    return {
+      verdict: o.broken.length ? 'fail' : 'pass',
+      observed: o.broken.length ? { broken: o.broken, names: nameList } : nameList,
+      expected: `${family} header order, as the ${engine} engine the User-Agent header claims writes it${other ? ` (${other}: ${page.basis})` : ''}`,
+    }
   },
 })
 

@@ -10,7 +10,7 @@ const timeout = { ok: false as const, error: { kind: 'timeout' as const, message
 const REGISTRY = ok({ results: { notifications: { state: 'prompt' }, geolocation: { state: 'granted' }, midi: { error: 'TypeError', message: 'x' } }, control: { error: 'TypeError', message: 'x' } })
 
 function run(worker: PermissionsWorker, registry: PermissionsApiSignals['registry'] = REGISTRY) {
-  const s: PermissionsApiSignals = { registry, notification: timeout, lies: timeout, worker: ok(worker), features: timeout }
+  const s: PermissionsApiSignals = { registry, notification: timeout, lies: timeout, worker: ok(worker), features: timeout, engine: timeout }
   return runChecks([[permissionsWorker, 25]], s, server, {}).checks[0]!
 }
 

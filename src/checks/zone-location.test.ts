@@ -7,7 +7,10 @@ import { server, browserIn, byId, judge } from '../core/tools/timezone-geo.fixtu
 
 describe('zone-location: the zone against UTC, the regions of the languages and the country of the IP', () => {
   test('zone vs language regions: Tokyo with German languages warns, Vienna with de-DE fits by offsets', () => {
-    expect(byId(judge(browserIn('Asia/Tokyo')).checks, 'zone-language').verdict).toBe('warn')
+    expect(byId(judge(browserIn('Asia/Tokyo')).checks, 'zone-language')).toMatchObject({ verdict: 'warn', observed: { zone: 'Asia/Tokyo', languageRegions: ['DE', 'US'] } })
+    // resistFingerprinting's zone is named as such.
+    const rfp = byId(judge(browserIn('Atlantic/Reykjavik', { locale: 'en-US', languages: ['en-US', 'en'] }), server('en-US,en;q=0.9')).checks, 'zone-language')
+    expect(rfp).toMatchObject({ verdict: 'warn', observed: { zone: 'Atlantic/Reykjavik', languageRegions: ['US'], note: expect.stringContaining('resistFingerprinting') } })
     expect(zoneFitsRegions('Europe/Vienna', ['DE'], 2026)).toBe(true)
     expect(zoneFitsRegions('America/Chicago', ['DE'], 2026)).toBe(false)
   })

@@ -10,6 +10,7 @@ import { intelOf, languagesFitCountry, networkText, whyNoIntel, zoneFitsCountry 
 import type { JudgeContext } from '../core/tools/types'
 import { checkOn, na } from './define'
 import { acceptTags, langBase, noZone, reportedZone, serverYear } from './zone-facts'
+import { spoofedZoneNote } from './zone-regions'
 
 const onTime = checkOn<TimezoneGeoSignals>()
 
@@ -39,7 +40,8 @@ export const zoneLanguage = onTime({
     const regions = languageRegions(intl, acceptTags(server))
     if (!regions.length) return na('no language names a region')
     const fits = zoneFitsRegions(zone, regions, serverYear(server))
-    return { verdict: fits ? 'pass' : 'warn', observed: { zone, languageRegions: regions }, expected: `a zone of ${regions.join(', ')} or one with the same offsets` }
+    const note = fits ? '' : spoofedZoneNote(zone)
+    return { verdict: fits ? 'pass' : 'warn', observed: { zone, languageRegions: regions, ...(note ? { note } : {}) }, expected: `a zone of ${regions.join(', ')} or one with the same offsets` }
   },
 })
 

@@ -20,6 +20,13 @@ describe('utc-zone and zone-vs-accept-language', () => {
     expect(run(zone('Asia/Tokyo'), 'de-DE').regions.verdict).toBe('warn')
     expect(run(zone('Asia/Tokyo')).regions).toMatchObject({ verdict: 'na', observed: null, expected: 'Accept-Language names no region' })
   })
+  test("resistFingerprinting's Atlantic/Reykjavik under an en-US header still warns, and says the setting reports that zone", () => {
+    // Firefox ESR 153 with privacy.resistFingerprinting in the tools matrix.
+    expect(run(zone('Atlantic/Reykjavik'), 'en-US,en;q=0.9')).toMatchObject({
+      utc: { verdict: 'pass' },
+      regions: { verdict: 'warn', observed: 'Atlantic/Reykjavik; Accept-Language regions US (Atlantic/Reykjavik is also the zone Firefox with resistFingerprinting (and Tor Browser) reports, whatever the machine’s)' },
+    })
+  })
   test('the regions of a header, deduplicated in preference order', () => {
     expect(acceptLanguageRegions(obs('de-AT,de-DE;q=0.9,en-US;q=0.8,de-AT;q=0.1'))).toEqual(['AT', 'DE', 'US'])
     expect(acceptLanguageRegions(obs())).toEqual([])

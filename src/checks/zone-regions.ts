@@ -21,13 +21,22 @@ export function acceptLanguageRegions(server: Pick<ServerObservation, 'headers'>
   return [...new Set(tags.map(languageRegion).filter((r): r is string => !!r))]
 }
 
+/**
+ * A note for a zone that Gecko's resistFingerprinting reports whatever the machine's
+ * (Atlantic/Reykjavik since Firefox 128; UTC before it), so a mismatch with the languages'
+ * regions there may be the setting, not the place: empty for other zones.
+ */
+export function spoofedZoneNote(zone: string): string {
+  return zone === 'Atlantic/Reykjavik' ? 'Atlantic/Reykjavik is also the zone Firefox with resistFingerprinting (and Tor Browser) reports, whatever the machine’s' : ''
+}
+
 const zoneCheck = checkOn<ZoneSignals>()
 
 export const utcZone = zoneCheck({
   id: 'utc-zone',
   name: 'Time zone is a regional one',
   source: 'client',
-  why: 'UTC is what servers, containers, CI machines and cloud desktops run in, so headless browsers there report it; so do Tor Browser and Firefox with resistFingerprinting. People\'s machines are set to a regional zone, though some in UTC±0 countries set UTC on purpose, so it only warns.',
+  why: 'UTC is what servers, containers, CI machines and cloud desktops run in, so headless browsers there report it; so did Tor Browser and Firefox with resistFingerprinting before Firefox 128 (since then they report Atlantic/Reykjavik). People\'s machines are set to a regional zone, though some in UTC±0 countries set UTC on purpose, so it only warns.',
   needs: ['zone'],
   judge: ({ zone }) => ({ verdict: isUtcZone(zone.timeZone) ? 'warn' : 'pass', observed: zone.timeZone || '(none)', expected: 'a regional zone such as Europe/Paris' }),
 })
@@ -43,6 +52,7 @@ export const zoneVsAcceptLanguage = zoneCheck({
     const regions = acceptLanguageRegions(server)
     if (!regions.length) return { ...na('Accept-Language names no region'), observed: header(server, 'accept-language') ?? null }
     const fits = zoneFitsRegions(zone.timeZone, regions, new Date(server.receivedAt).getUTCFullYear())
-    return { verdict: fits ? 'pass' : 'warn', observed: `${zone.timeZone}; Accept-Language regions ${regions.join(', ')}`, expected: `a zone of ${regions.join(', ')} or one with the same offsets` }
+    const note = fits ? '' : spoofedZoneNote(zone.timeZone)
+    return { verdict: fits ? 'pass' : 'warn', observed: `${zone.timeZone}; Accept-Language regions ${regions.join(', ')}${note ? ` (${note})` : ''}`, expected: `a zone of ${regions.join(', ')} or one with the same offsets` }
   },
 })

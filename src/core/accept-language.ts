@@ -7,8 +7,11 @@
 //   each regional tag is followed by its base language when the list lacks it
 //   (net::HttpUtil::ExpandLanguageList) while navigator.languages stays unexpanded.
 //   Safari writes the same decreasing q-values.
-// - Firefox: q = 1 − i/n rounded to one decimal (two when n ≥ 10) — "en-US,en;q=0.5"
-//   (nsHttpHandler PrepareAcceptLanguages); the tags are exactly navigator.languages.
+// - Firefox before 147: q = 1 − i/n rounded to one decimal (two when n ≥ 10) —
+//   "en-US,en;q=0.5" (nsHttpHandler PrepareAcceptLanguages). Firefox 147 and later lower q by
+//   0.1 per entry like Chromium ("en-US,en;q=0.9", bug 2000765; Firefox ESR 153 in this
+//   project's tools matrix sends "de-DE,de;q=0.9,en-US;q=0.8,en;q=0.7"). The tags are exactly
+//   navigator.languages.
 
 export interface LanguageRange {
   tag: string
@@ -55,6 +58,9 @@ export function preferredTags(ranges: readonly LanguageRange[]): string[] {
 }
 
 export type QPattern = 'single' | 'decrement' | 'fraction' | 'other'
+
+/** The first Firefox release that writes Chromium's decreasing q-values (bug 2000765). */
+export const FIREFOX_DECREMENT_SINCE = 147
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits
 

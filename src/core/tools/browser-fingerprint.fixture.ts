@@ -5,6 +5,7 @@ import type { BrowserFingerprintSignals } from '../../../common/signals/browser-
 import type { ScopeSnapshot } from '../../../common/signals/scope'
 import { runChecks } from '../judge'
 import type { Check } from '../scoring'
+import { SPIDERMONKEY, V8 } from './bot-detector.fixture'
 import type { ServerObservation } from './observation'
 import type { JudgeContext, WeightedCheck } from './types'
 
@@ -60,6 +61,53 @@ export function desktopChrome(): BrowserFingerprintSignals {
     pageScope: plain(scope()),
     iframeScope: plain(scope()),
     workerScope: plain(scope()),
+    engine: plain(V8),
+  }
+}
+
+export const FIREFOX_153_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0'
+
+/**
+ * Firefox ESR 153 with a fresh default profile on a 2-core Linux machine in UTC (the tools
+ * matrix's Firefox person, with a GPU): the values that differ from desktopChrome().
+ */
+export function defaultFirefox(): BrowserFingerprintSignals {
+  const s = desktopChrome()
+  const ff = scope(FIREFOX_153_UA, { platform: 'Linux x86_64', languages: ['en-US', 'en'], hardwareConcurrency: 2, deviceMemory: null, timeZone: 'UTC', timezoneOffset: 0, uaPlatform: null, uaBrands: null })
+  return {
+    ...s,
+    fonts: twice(['DejaVu Sans', 'DejaVu Serif', 'DejaVu Sans Mono', 'Liberation Sans', 'Cantarell', 'Noto Sans', 'Ubuntu']),
+    webgl: twice(webgl('Mesa Intel(R) UHD Graphics 620 (KBL GT2)', 'Intel')),
+    screen: twice({ width: 1920, height: 1080, availWidth: 1920, availHeight: 1080, colorDepth: 24, pixelDepth: 24, orientation: 'landscape-primary', devicePixelRatio: 1 }),
+    timezone: twice({ zone: 'UTC', offset: 0, intlOffset: 0, locale: 'en-US', calendar: 'gregory' }),
+    languages: twice({ language: 'en-US', languages: ['en-US', 'en'] }),
+    navigator: twice({ userAgent: FIREFOX_153_UA, appVersion: '5.0 (X11)', platform: 'Linux x86_64', vendor: '', productSub: '20100101', oscpu: 'Linux x86_64', cpuClass: null }),
+    hardware: twice({ hardwareConcurrency: 2, deviceMemory: null }),
+    vendorFlavours: twice({ flavours: [], chromeKeys: null }),
+    audio: twice({ sum: 35.749972093850374, copySum: 35.749972093850374, reduction: -20.538288116455078 }),
+    touch: twice({ maxTouchPoints: 0, touchEvent: false }),
+    uaData: fail('unsupported', 'no navigator.userAgentData (Chromium only, on secure contexts)'),
+    pageScope: plain(ff),
+    iframeScope: plain(ff),
+    workerScope: plain(ff),
+    engine: plain(SPIDERMONKEY),
+  }
+}
+
+/**
+ * The same Firefox with privacy.resistFingerprinting, as it reported itself in the tools matrix:
+ * the zone Atlantic/Reykjavik, 4 cores, a device pixel ratio of 2, 5 touch points without touch
+ * events, and canvas and WebGL reads randomised.
+ */
+export function resistingFirefox(): BrowserFingerprintSignals {
+  const s = defaultFirefox()
+  return {
+    ...s,
+    screen: twice({ width: 1400, height: 900, availWidth: 1400, availHeight: 900, colorDepth: 24, pixelDepth: 24, orientation: 'landscape-primary', devicePixelRatio: 2 }),
+    timezone: twice({ zone: 'Atlantic/Reykjavik', offset: 0, intlOffset: 0, locale: 'en-US', calendar: 'gregory' }),
+    hardware: twice({ hardwareConcurrency: 4, deviceMemory: null }),
+    touch: twice({ maxTouchPoints: 5, touchEvent: false }),
+    canvas: twice({ winding: true, hash: 'aaaaaaaaaaaaaaaa' }, { winding: true, hash: 'bbbbbbbbbbbbbbbb' }),
   }
 }
 

@@ -10,7 +10,7 @@ import { submittedIdentity } from './assemble'
 import { SEEN_CAP } from '../fingerprint-seen'
 import type { JudgeContext } from './types'
 import type { ServerObservation } from './observation'
-import { CHROME_UA, PDF, desktopChrome, fail, plain, scope, twice, webgl } from './browser-fingerprint.fixture'
+import { CHROME_UA, FIREFOX_153_UA, PDF, defaultFirefox, desktopChrome, fail, plain, resistingFirefox, scope, twice, webgl } from './browser-fingerprint.fixture'
 
 const HEADLESS_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36'
 const FIREFOX_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:125.0) Gecko/20100101 Firefox/125.0'
@@ -64,7 +64,7 @@ describe('browser-fingerprint judge', () => {
     s.audio = twice({ sum: 124.04347527516074, copySum: 124.04347527516074, reduction: -20.5 }, { sum: 124.0434761, copySum: 124.0434761, reduction: -20.5 })
     const { by, fingerprint, summary } = judge(s)
     expect(by('fp-stability').verdict).toBe('warn')
-    expect(String(by('fp-stability').observed)).toContain('farbling detected: audio (two reads differ), canvas (two reads differ)')
+    expect(String(by('fp-stability').observed)).toBe('anti-fingerprinting detected, noise added per read (farbling): audio (two reads differ), canvas (two reads differ); left out of the visitor id')
     expect(fingerprint.unstable).toEqual(['audio', 'canvas'])
     expect(fingerprint.excluded).toEqual(['audio', 'canvas'])
     expect(fingerprint.components.canvas).toMatchObject({ stable: false, inVisitorId: false })
@@ -114,20 +114,22 @@ describe('browser-fingerprint judge', () => {
     const mac = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
     const { by } = judge(desktopChrome(), server(mac))
     expect(by('fp-gpu-os').verdict).toBe('fail')
-    expect(by('fp-fonts-os').verdict).toBe('warn')
+    // Windows fonts and none of Apple's: the fonts contradict the claim, as fonts-match-os judges.
+    expect(by('fp-fonts-os').verdict).toBe('fail')
     expect(by('fp-ua-header').verdict).toBe('fail')
   })
 
-  test('fails a Firefox User-Agent over a Blink audio stack, vendor and window.chrome', () => {
+  test('fails a Firefox User-Agent over a V8 engine with a Blink audio stack, vendor and userAgentData', () => {
     const s = desktopChrome()
     s.navigator = twice({ userAgent: FIREFOX_UA, appVersion: '5.0 (Windows)', platform: 'Win32', vendor: 'Google Inc.', productSub: '20030107', oscpu: null, cpuClass: null })
     s.pageScope = s.iframeScope = s.workerScope = plain(scope(FIREFOX_UA))
     const { by } = judge(s, server(FIREFOX_UA))
     expect(by('fp-audio-engine').verdict).toBe('fail')
     expect(by('fp-vendor').verdict).toBe('fail')
-    expect(String(by('fp-vendor').observed)).toContain('window.chrome in Firefox')
+    expect(String(by('fp-vendor').observed)).toBe('the User-Agent claims gecko, but the page runs on V8 (Blink)')
     expect(by('fp-ua-client-hints').verdict).toBe('fail')
-    expect(by('fp-hardware').verdict).toBe('fail') // deviceMemory in Gecko
+    // deviceMemory is V8's: judged by the engine the page runs on, it is no injection.
+    expect(by('fp-hardware').verdict).toBe('pass')
   })
 
   test('spots the Intl-only time-zone spoof and a language switched in the page only', () => {
@@ -154,18 +156,23 @@ describe('browser-fingerprint judge', () => {
     expect(judge(s).by('fp-plugins').verdict).toBe('warn')
   })
 
-  test('warns on the resistFingerprinting profile of Firefox', () => {
-    const s = desktopChrome()
-    s.navigator = twice({ userAgent: FIREFOX_UA, appVersion: '5.0 (Windows)', platform: 'Win32', vendor: '', productSub: '20100101', oscpu: 'Windows NT 10.0; Win64; x64', cpuClass: null })
-    s.hardware = twice({ hardwareConcurrency: 2, deviceMemory: null })
-    s.timezone = twice({ zone: 'UTC', offset: 0, intlOffset: 0, locale: 'en-US', calendar: 'gregory' })
-    s.languages = twice({ language: 'en-US', languages: ['en-US', 'en'] })
-    s.vendorFlavours = twice({ flavours: [], chromeKeys: null })
-    s.uaData = fail('unsupported', 'no navigator.userAgentData (Chromium only, on secure contexts)')
-    const { by } = judge(s, server(FIREFOX_UA))
+  test("a default Firefox ESR 153 on a 2-core machine in UTC is no privacy mode (the tools matrix's Firefox person)", () => {
+    const obs = { ...server(FIREFOX_153_UA), headers: [['user-agent', FIREFOX_153_UA], ['accept-language', 'en-US,en;q=0.9']] as Array<[string, string]> }
+    const { by, checks } = judge(defaultFirefox(), obs)
+    expect(by('fp-privacy-mode').verdict).toBe('pass')
+    expect(checks.filter((c) => c.verdict !== 'pass' && c.verdict !== 'na').map((c) => c.id)).toEqual([])
+    for (const id of ['fp-vendor', 'fp-audio-engine', 'fp-hardware', 'fp-privacy-mode']) expect(by(id).expected, id).toContain("judged by SpiderMonkey (Gecko), the engine the page's error messages show")
+  })
+
+  test('warns on the resistFingerprinting profile of Firefox, saying anti-fingerprinting was detected', () => {
+    const obs = { ...server(FIREFOX_153_UA), headers: [['user-agent', FIREFOX_153_UA], ['accept-language', 'en-US,en;q=0.9']] as Array<[string, string]> }
+    const { by, summary } = judge(resistingFirefox(), obs)
     expect(by('fp-privacy-mode').verdict).toBe('warn')
+    expect(String(by('fp-privacy-mode').observed)).toStartWith('anti-fingerprinting detected (resistFingerprinting): the zone Atlantic/Reykjavik')
+    expect(String(by('fp-stability').observed)).toStartWith('anti-fingerprinting detected')
     expect(by('fp-vendor').verdict).toBe('pass')
     expect(by('fp-ua-client-hints').verdict).toBe('na')
+    expect(summary.score).toBeGreaterThanOrEqual(80)
   })
 
   test('marks checks na when their signals are missing, and keeps steady absences in the visitor id', () => {

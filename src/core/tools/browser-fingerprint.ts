@@ -68,7 +68,7 @@ export const browserFingerprint = defineTool({
     [fpTimezone, 25],
     [fpPlugins, 20],
     [fpHardware, 15],
-    [fpPrivacyMode, 10],
+    [fpPrivacyMode, 6],
     [fpSoftwareRenderer, 20],
     [fpGpuOs, 30],
     [fpFontsOs, 16],

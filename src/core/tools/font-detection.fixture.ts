@@ -4,6 +4,7 @@
 
 import type { FontDetectionSignals, FontMetrics } from '../../../common/signals/font-detection'
 import type { Check } from '../scoring'
+import { V8 } from './bot-detector.fixture'
 import { fontDetection } from './font-detection'
 import type { ServerObservation } from './observation'
 
@@ -30,6 +31,7 @@ export function signals(over: Partial<FontDetectionSignals> = {}): FontDetection
     fontFace: ok({ loaded: ['Segoe UI', 'Calibri'], failed: ['Helvetica Neue', 'Geneva', 'DejaVu Sans'], control: false }),
     systemFonts: ok(sys('"Segoe UI"')),
     platform: ok({ platform: 'Win32', uaDataPlatform: 'Windows' }),
+    engine: ok(V8),
     ...over,
   }
 }

@@ -5,6 +5,7 @@ import type { HttpHeadersSignals } from '../../../common/signals/http-headers'
 import { httpHeaders } from './http-headers'
 import type { ServerObservation } from './observation'
 import { ok, missing } from '../../../tests/support/signals'
+import { SPIDERMONKEY } from './bot-detector.fixture'
 
 const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 const HEADLESS_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36'
@@ -178,11 +179,15 @@ describe('http-headers judge', () => {
       ['sec-fetch-mode', 'cors'],
       ['sec-fetch-site', 'same-origin'],
     ]
-    const s = signals({ uaData: missing('unsupported', 'no navigator.userAgentData (Chromium only, in secure contexts)') })
+    const s = signals({ uaData: missing('unsupported', 'no navigator.userAgentData (Chromium only, in secure contexts)'), engine: ok(SPIDERMONKEY) })
     const r = judge(s, headers)
     expect(r.byId['navigator-ua-vs-ua-data']!.verdict).toBe('fail')
+    expect(r.byId['navigator-ua-vs-ua-data']!.observed).toContain('the page runs on SpiderMonkey (Gecko)')
     expect(r.byId['header-order']!.verdict).toBe('fail')
     expect(r.byId['accept-language-q']!.verdict).toBe('warn')
+    // Judged by the claim against the wire; the engine the page really runs on is named, with how it was told.
+    for (const id of ['header-order', 'accept-language-q']) expect(r.byId[id]!.expected, id).toContain('SpiderMonkey (Gecko)')
+    expect(r.byId['header-order']!.expected).toContain("judged by SpiderMonkey (Gecko), the engine the page's error messages show")
     expect(r.summary.score).toBeLessThan(60)
   })
 

@@ -4,6 +4,7 @@ import type { ServerObservation } from './observation'
 import { PERMISSION_NAMES, type QueryOutcome } from '../../../common/permission-engines'
 import type { PermissionsApiSignals } from '../../../common/signals/permissions-api'
 import { permissionsApi } from './permissions-api'
+import { CHROMIUM_156_UA, FIREFOX_153_UA, INJECTED_FIREFOX_UA, SPIDERMONKEY_153, V8_156, chromium156, firefox153 } from './permissions-api.fixture'
 
 const CHROME_WIN = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 const CHROME_90 = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.93 Safari/537.36'
@@ -44,6 +45,7 @@ function chromium(over: Partial<PermissionsApiSignals> = {}): PermissionsApiSign
     lies: ok({ query: [], status: [] }),
     worker: ok({ supported: true, states: { notifications: 'prompt', geolocation: 'prompt', camera: 'prompt', microphone: 'prompt', midi: 'prompt', 'persistent-storage': 'prompt' } }),
     features: ok({ secureContext: true, apis: CHROMIUM_APIS, markers: CHROMIUM_MARKERS }),
+    engine: ok(V8_156),
     ...over,
   }
 }
@@ -60,7 +62,7 @@ describe('permissions-api judge', () => {
     const { checks, sections } = judge(chromium())
     expect(checks.filter((c) => c.verdict !== 'pass').map((c) => [c.id, c.verdict])).toEqual([])
     expect(summarize(checks).score).toBe(100)
-    expect(sections!.permissions).toMatchObject({ engine: { byPermissions: 'blink', byMarkers: 'blink', claimed: 'blink' }, engineAtLeast: 111 })
+    expect(sections!.permissions).toMatchObject({ engine: { byPermissions: 'blink', byMarkers: 'blink', byErrors: 'blink', claimed: 'blink' }, engineAtLeast: 111 })
   })
 
   test('a real Firefox passes', () => {
@@ -68,6 +70,7 @@ describe('permissions-api judge', () => {
       registry: registry(FIREFOX_STATES),
       worker: ok({ supported: true, states: { notifications: 'prompt', geolocation: 'prompt', camera: 'prompt', microphone: 'prompt', midi: 'prompt', 'persistent-storage': 'prompt' } }),
       features: ok({ secureContext: true, apis: { credentials: true, webauthn: true, mediaDevices: true, clipboard: true }, markers: FIREFOX_MARKERS }),
+      engine: ok(SPIDERMONKEY_153),
     })
     const { checks } = judge(s, FIREFOX)
     expect(checks.filter((c) => c.verdict === 'fail' || c.verdict === 'warn').map((c) => c.id)).toEqual([])
@@ -145,9 +148,10 @@ describe('permissions-api judge', () => {
     expect(byId(judge(none, SAFARI_15).checks, 'permissions-api-present').verdict).toBe('pass')
   })
 
-  test('markers of two engines at once fail', () => {
+  test('markers of two engines at once fail when the error messages tell no engine; on V8 under a Chrome User-Agent the stray one is adopted', () => {
     const s = chromium({ features: ok({ secureContext: true, apis: CHROMIUM_APIS, markers: { ...CHROMIUM_MARKERS, mozInnerScreenX: true } }) })
-    expect(byId(judge(s).checks, 'engine-markers').verdict).toBe('fail')
+    expect(byId(judge({ ...s, engine: err('timeout', 'no answer') }).checks, 'engine-markers').verdict).toBe('fail')
+    expect(byId(judge(s).checks, 'engine-markers')).toMatchObject({ verdict: 'pass', observed: { adopted: ['mozInnerScreenX'] } })
   })
 
   test('missing signals and an unknown User-Agent give na', () => {
@@ -157,10 +161,31 @@ describe('permissions-api judge', () => {
       lies: err('error', 'boom'),
       worker: err('blocked', 'cannot start a worker'),
       features: err('error', 'boom'),
+      engine: err('error', 'boom'),
     }
     const { checks } = judge(s, 'curl/8.5.0')
     expect(checks.every((c) => c.verdict === 'na')).toBe(true)
     expect(summarize(checks).score).toBe(100)
     expect(byId(judge(chromium(), 'curl/8.5.0').checks, 'permissions-engine').verdict).toBe('na')
+  })
+
+  test('Chromium 156 and Firefox ESR 153 as captured: no failed or warned check, 100', () => {
+    for (const [s, ua] of [[chromium156(), CHROMIUM_156_UA], [firefox153(), FIREFOX_153_UA]] as const) {
+      const { checks } = judge(s, ua)
+      expect(checks.filter((c) => c.verdict === 'fail' || c.verdict === 'warn').map((c) => c.id)).toEqual([])
+      expect(summarize(checks).score).toBe(100)
+    }
+    const { sections } = judge(firefox153(), FIREFOX_153_UA)
+    expect(sections!.permissions).toMatchObject({
+      engine: { byPermissions: 'gecko', byMarkers: 'gecko', byErrors: 'gecko', claimed: 'gecko' },
+      apis: ['midi', 'opfs', 'serial', 'wakeLock', 'webauthn', 'clipboard', 'credentials', 'documentPip', 'pushManager', 'mediaDevices', 'notification', 'sharedWorker', 'serviceWorker', 'storageAccess', 'userActivation'],
+    })
+  })
+
+  test('Chromium 156 under the injected Firefox fingerprint’s User-Agent: engine, markers and APIs fail, judged by V8', () => {
+    const { checks } = judge(chromium156(), INJECTED_FIREFOX_UA)
+    expect(checks.filter((c) => c.verdict === 'fail').map((c) => c.id)).toEqual(['permissions-engine', 'engine-markers', 'feature-apis'])
+    for (const id of ['permissions-engine', 'engine-markers', 'feature-apis']) expect(byId(checks, id).observed).toMatchObject({ engine: "judged by V8 (Blink), the engine the page's error messages show" })
+    expect(summarize(checks).score).toBe(10)
   })
 })

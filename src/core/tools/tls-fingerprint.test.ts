@@ -11,6 +11,7 @@ import type { TlsFingerprintSignals } from '../../../common/signals/tls-fingerpr
 import { tlsEvidenceOf, type TlsEvidence } from '../../checks/tls-views'
 import { tlsFingerprint, type TlsFingerprintSections } from './tls-fingerprint'
 import { ok, missing } from '../../../tests/support/signals'
+import { SPIDERMONKEY } from './bot-detector.fixture'
 
 const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 const FIREFOX_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:125.0) Gecko/20100101 Firefox/125.0'
@@ -86,12 +87,16 @@ describe('tls-fingerprint judge', () => {
     expect(r.summary.score).toBe(100)
   })
 
-  test('Firefox behind a Chrome User-Agent: no client hints, no Chromium APIs', () => {
-    const s = signals({ uaData: missing('unsupported', 'no navigator.userAgentData'), connection: missing('unsupported', 'no navigator.connection') })
+  test('Firefox behind a Chrome User-Agent: no client hints, no Chromium APIs, a SpiderMonkey engine', () => {
+    const s = signals({ uaData: missing('unsupported', 'no navigator.userAgentData'), connection: missing('unsupported', 'no navigator.connection'), engine: ok(SPIDERMONKEY) })
     const r = judge(s, obs(CHROME_UA, null))
     expect(r.byId['claimed-browser']!.verdict).toBe('fail')
+    expect(r.byId['claimed-browser']!.expected).toContain('judged by SpiderMonkey (Gecko)')
     expect(r.byId['engine-apis']!.verdict).toBe('fail')
     expect(r.summary.score).toBe(40)
+    // Without the engine signal (an older page) the missing hints alone only warn.
+    const { engine: _, ...old } = s
+    expect(judge(old, obs(CHROME_UA, null)).byId['claimed-browser']!.verdict).toBe('warn')
   })
 
   test('Chromium claiming to be Firefox keeps its Chromium APIs', () => {

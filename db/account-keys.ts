@@ -2,8 +2,9 @@
 // account id as well as key id, so a key id from another account behaves exactly like a key
 // id that does not exist: nothing is read, nothing is changed, and the caller answers 404.
 
-import { and, eq } from 'drizzle-orm'
-import type { Db } from './client'
+import { and, eq, sql } from 'drizzle-orm'
+import { rows, type Db } from './client'
+import { insertKey, type NewKey } from './keys'
 import { apiKeys } from './schema'
 import type { KeyStatus } from '../src/core/quota'
 
@@ -52,4 +53,29 @@ export async function rotateAccountKey(
 export async function deleteAccountKey(db: Db, key: OwnedKey): Promise<KeyName | null> {
   const [row] = await db.delete(apiKeys).where(owned(key)).returning(nameColumns)
   return row ?? null
+}
+
+export type CreatedAccountKey = { ok: true; id: string } | { ok: false; reason: 'at_cap'; count: number }
+
+/**
+ * A new key for the account, unless it already has `maxKeys` keys (every key it has, active or
+ * not, counts until deleted). Atomic across connections and instances: the transaction first
+ * locks the account's row, so two creates for one account take turns, and the count (a new
+ * statement, so a new READ COMMITTED snapshot) sees every key committed before it. Without the
+ * lock, two creates at `maxKeys - 1` would both count `maxKeys - 1` and both insert.
+ */
+export async function createAccountKey(db: Db, key: NewKey, maxKeys: number): Promise<CreatedAccountKey> {
+  return db.transaction(async (tx) => {
+    const [account] = await rows<{ id: string }>(tx, sql`select id::text as id from accounts where id = ${key.accountId}::uuid for update`)
+    if (!account) throw new Error(`createAccountKey: no account ${key.accountId}`)
+    const [{ count } = { count: 0 }] = await rows<{ count: number }>(tx, sql`select count(*)::int as count from api_keys where account_id = ${key.accountId}::uuid`)
+    if (count >= maxKeys) return { ok: false, reason: 'at_cap', count }
+    return { ok: true, id: await insertKey(tx, key) }
+  })
+}
+
+/** How many keys the account has (what the cap counts). */
+export async function countAccountKeys(db: Db, accountId: string): Promise<number> {
+  const [row] = await rows<{ count: number }>(db, sql`select count(*)::int as count from api_keys where account_id = ${accountId}::uuid`)
+  return row?.count ?? 0
 }

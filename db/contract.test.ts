@@ -74,7 +74,7 @@ describe.each(testDrivers())('db contract on %s', (driver) => {
       expect(created).toMatchObject({ name: 'contract-plan', monthlyLimit: 7 })
       expect(typeof created.id).toBe('number')
       const updated = await upsertPlan(db, { name: 'contract-plan', monthlyLimit: 9 })
-      expect(updated).toEqual({ id: created.id, name: 'contract-plan', monthlyLimit: 9 })
+      expect(updated).toEqual({ id: created.id, name: 'contract-plan', monthlyLimit: 9, selfServe: false })
       expect(await getPlanByName(db, 'contract-plan')).toEqual(updated)
       record(driver, 'upsert plan', [created.name, created.monthlyLimit, updated.monthlyLimit])
     })

@@ -1,10 +1,11 @@
 // Everything the dashboard shows, read in one read-only REPEATABLE READ transaction: the
-// plans, the account's keys, and each key's usage this month. One snapshot means the per-key
-// counts, the bars and the chart's daily totals all agree, even while fetches are counted.
+// self-serve plans (the ones an account may choose), the account's keys (on any plan), and
+// each key's usage this month. One snapshot means the per-key counts, the bars and the chart's
+// daily totals all agree, even while fetches are counted.
 
 import { sql } from 'drizzle-orm'
 import { rows, type Db } from './client'
-import { listPlans } from './plans'
+import { listSelfServePlans } from './plans'
 import type { KeyStatus, Plan } from '../src/core/quota'
 import type { KeyRecord } from './keys'
 
@@ -43,7 +44,7 @@ const dateOrNull = (ms: number | null) => (ms === null ? null : new Date(ms))
 export async function readDashboard(db: Db, args: { accountId: string; month: string }): Promise<Dashboard> {
   return db.transaction(
     async (tx) => {
-      const plans = await listPlans(tx)
+      const plans = await listSelfServePlans(tx)
       const keys = await rows<Row>(
         tx,
         sql`select ak.id::text as id, ak.name, ak.prefix, ak.last4, ak.status, p.name as plan,

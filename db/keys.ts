@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { rows, type Db } from './client'
+import { ensureAccount, type Account } from './accounts'
 import { accounts, apiKeys, keyUsage, plans } from './schema'
 import type { KeyStatus } from '../src/core/quota'
 
@@ -48,6 +49,18 @@ export async function insertKey(db: Db, key: NewKey): Promise<string> {
     .values({ ...key, status: key.status ?? 'active', expiresAt: key.expiresAt ?? null })
     .returning({ id: apiKeys.id })
   return row!.id
+}
+
+/**
+ * The operator's create: the account with this email (created when missing) and the key, in
+ * one transaction, so a key that cannot be stored leaves no new account behind.
+ */
+export async function insertKeyForEmail(db: Db, email: string, key: Omit<NewKey, 'accountId'>): Promise<{ id: string; account: Account }> {
+  return db.transaction(async (tx) => {
+    const account = await ensureAccount(tx, email)
+    const id = await insertKey(tx, { ...key, accountId: account.id })
+    return { id, account }
+  })
 }
 
 export async function getKey(db: Db, id: string): Promise<KeyRecord | null> {

@@ -1,7 +1,8 @@
-// The one table of fixed-window counters (src/core/fixed-window.ts has the rule): failed log-ins
-// per account and per address, task submissions per address, missed fetches per key. One upsert
-// per hit adds one or opens a new window atomically: ON CONFLICT DO UPDATE locks the row and
-// re-reads it, so concurrent hits from any number of app instances are each counted once.
+// The one table of fixed-window counters (src/core/fixed-window.ts has the rule): log-in attempts
+// per address and per account, sign-ups per address, task submissions per address, missed
+// fetches per key. One upsert per hit adds one or opens a new window atomically: ON CONFLICT DO
+// UPDATE locks the row and re-reads it, so concurrent hits from any number of app instances are
+// each counted once, and each gets its own count back.
 // The miss window of a key is also read inside the keyed fetch (db/fetch.ts); ended windows are
 // dropped by the retention run (db/retention.ts pruneWindows).
 
@@ -41,6 +42,59 @@ export async function hitWindow(db: Db, args: RateSubject & { policy: Pick<Windo
         returning count::int as count, (extract(epoch from window_started_at) * 1000)::float8 as started_ms`,
   )
   return toState(row!)
+}
+
+/** A subject and the window it is counted in. */
+export type CountedSubject = RateSubject & { policy: WindowPolicy }
+
+/**
+ * Counts one hit on `first` and, only when that leaves `first` within its `max`, one on
+ * `second`; returns both windows after (`second` null when it was not counted). One statement:
+ * each upsert locks its row and re-reads it, so concurrent callers each get their own count,
+ * and rows are always locked first then second, so callers cannot deadlock. Used by log-in
+ * (address, then account): an address over its limit cannot run up an account's count.
+ */
+export async function hitGatedWindows(db: Db, args: { first: CountedSubject; second: CountedSubject; now: Date }): Promise<{ first: WindowState; second: WindowState | null }> {
+  const { first, second } = args
+  if (first.scope === second.scope && first.subject === second.subject) throw new Error('hitGatedWindows: first and second are the same subject')
+  const now = args.now.toISOString()
+  const upsert = (policy: WindowPolicy) => {
+    const ended = sql`w.window_started_at + ${policy.windowSeconds}::int * interval '1 second' <= ${now}::timestamptz`
+    return sql`on conflict (scope, subject) do update set
+          count = case when ${ended} then 1 else w.count + 1 end,
+          window_started_at = case when ${ended} then excluded.window_started_at else w.window_started_at end
+        returning count, window_started_at`
+  }
+  const [row] = await rows<{ first_count: number; first_ms: number; second_count: number | null; second_ms: number | null }>(
+    db,
+    sql`with a as (
+          insert into rate_windows as w (scope, subject, count, window_started_at)
+          values (${first.scope}, ${first.subject}, 1, ${now}::timestamptz)
+          ${upsert(first.policy)}
+        ), b as (
+          insert into rate_windows as w (scope, subject, count, window_started_at)
+          select ${second.scope}, ${second.subject}, 1, ${now}::timestamptz from a where a.count <= ${first.policy.max}::int
+          ${upsert(second.policy)}
+        )
+        select a.count::int as first_count, (extract(epoch from a.window_started_at) * 1000)::float8 as first_ms,
+               b.count::int as second_count, (extract(epoch from b.window_started_at) * 1000)::float8 as second_ms
+        from a left join b on true`,
+  )
+  return {
+    first: toState({ count: row!.first_count, started_ms: row!.first_ms }),
+    second: row!.second_count === null || row!.second_ms === null ? null : toState({ count: row!.second_count, started_ms: row!.second_ms }),
+  }
+}
+
+/**
+ * Takes back one hit counted in the window that started at `windowStartedAt` (a log-in that
+ * turned out to succeed); nothing when that window has since been replaced or is at zero.
+ */
+export async function forgiveHit(db: Db, subject: RateSubject, windowStartedAt: Date): Promise<void> {
+  await db.execute(
+    sql`update rate_windows set count = count - 1
+        where scope = ${subject.scope} and subject = ${subject.subject} and window_started_at = ${windowStartedAt.toISOString()}::timestamptz and count > 0`,
+  )
 }
 
 export async function getWindow(db: Db, subject: RateSubject): Promise<WindowState | null> {

@@ -111,12 +111,13 @@ export const sessions = pgTable(
  * Every fixed-window limit, one row per scope and subject (src/core/fixed-window.ts has the
  * rule, db/rate-windows.ts the atomic upsert). In PostgreSQL, not in memory, so that every app
  * instance shares the counts. Subjects are hashed or ids: what people type is not kept.
- * - `login_account`, `login_address`: failed log-ins per account (SHA-256 of the lower-cased
+ * - `login_account`, `login_address`: log-in attempts per account (SHA-256 of the lower-cased
  *   email) and per client address (SHA-256 of the address), src/core/throttle.ts;
+ * - `signup_address`: sign-ups per client address (SHA-256), src/auth/signup.ts;
  * - `task_create`: task submissions per client address (SHA-256), when TASK_RATE_LIMIT is set;
  * - `task_miss`: keyed fetches of task ids that do not exist, per key id.
  */
-export const RATE_SCOPES = ['login_account', 'login_address', 'task_create', 'task_miss'] as const
+export const RATE_SCOPES = ['login_account', 'login_address', 'task_create', 'task_miss', 'signup_address'] as const
 
 export const rateWindows = pgTable(
   'rate_windows',
@@ -128,7 +129,7 @@ export const rateWindows = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.scope, t.subject] }),
-    check('rate_windows_scope_valid', sql`${t.scope} in ('login_account', 'login_address', 'task_create', 'task_miss')`),
+    check('rate_windows_scope_valid', sql`${t.scope} in ('login_account', 'login_address', 'task_create', 'task_miss', 'signup_address')`),
     index('rate_windows_window_idx').on(t.windowStartedAt),
   ],
 )

@@ -18,7 +18,10 @@ describe('parseConfig', () => {
       taskMissLimit: { max: 100, windowSeconds: 600 },
       taskRetentionDays: undefined,
       ipTruncate: false,
-      tlsPort: undefined,
+      maxKeysPerAccount: 20,
+      signingKeySecret: undefined,
+      signingKeySecretFile: undefined,
+      tlsPort: 3443,
       tlsCertFile: undefined,
       tlsKeyFile: undefined,
       tlsFingerprintHeaders: undefined,
@@ -33,6 +36,15 @@ describe('parseConfig', () => {
   test('reads the evidence listener settings: STUN can be switched off, the zone is normalised', () => {
     expect(parseConfig({ STUN_PORT: 'off' }).stunPort).toBeUndefined()
     expect(parseConfig({ STUN_PORT: '0', TLS_PORT: '8443' })).toMatchObject({ stunPort: 0, tlsPort: 8443 })
+    // The HTTPS listener is on by default: PORT + 443, a free port beside a free HTTP port, `off` to disable.
+    expect(parseConfig({ PORT: '8080' }).tlsPort).toBe(8523)
+    expect(parseConfig({ PORT: '0' }).tlsPort).toBe(0)
+    expect(parseConfig({ PORT: '0', TLS_PORT: '4443' }).tlsPort).toBe(4443)
+    expect(parseConfig({ TLS_PORT: 'off' }).tlsPort).toBeUndefined()
+    expect(() => parseConfig({ TLS_PORT: '70000' })).toThrow("TLS_PORT: Expected a port (0-65535) or off, got '70000'")
+    expect(() => parseConfig({ TLS_PORT: 'on' })).toThrow('TLS_PORT')
+    expect(() => parseConfig({ PORT: '65500' })).toThrow('TLS_PORT: unset, and its default PORT + 443 (65943) is no port')
+    expect(parseConfig({ PORT: '65500', TLS_PORT: 'off' }).tlsPort).toBeUndefined()
     expect(parseConfig({ DNS_ZONE: 'Probe.Example.COM.' }).dnsZone).toBe('probe.example.com')
     expect(() => parseConfig({ DNS_ZONE: 'not a zone' })).toThrow('DNS_ZONE')
     expect(() => parseConfig({ STUN_PORT: 'sometimes' })).toThrow('STUN_PORT')
@@ -57,6 +69,11 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ TASK_RETENTION_DAYS: '7.5' })).toThrow(/TASK_RETENTION_DAYS/)
   })
 
+  test('reads MAX_KEYS_PER_ACCOUNT: a whole number from 1 to 10000', () => {
+    expect(parseConfig({ MAX_KEYS_PER_ACCOUNT: '3' }).maxKeysPerAccount).toBe(3)
+    for (const bad of ['0', '10001', '2.5', 'many']) expect(() => parseConfig({ MAX_KEYS_PER_ACCOUNT: bad })).toThrow('MAX_KEYS_PER_ACCOUNT')
+  })
+
   test('treats empty variables as unset', () => {
     expect(parseConfig({ PORT: '', DATABASE_URL: '', ADMIN_TOKEN: '' }).port).toBe(3000)
     expect(parseConfig({ DATABASE_URL: '' }).databaseUrl).toBeUndefined()
@@ -75,6 +92,21 @@ describe('parseConfig', () => {
     })
     expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: 'postgres://u@db:5432/antibot', dataDir: '/var/lib/antibot', adminToken: 'a-long-enough-admin-token', dbPoolSize: 4, logRequests: false })
     expect(c.trustedProxies).toHaveLength(2)
+  })
+
+  test('reads the signing key secret or its file, one of them, and never echoes a secret', () => {
+    const secret = 'a-signing-secret-of-at-least-32-chars'
+    expect(parseConfig({ SIGNING_KEY_SECRET: secret }).signingKeySecret).toBe(secret)
+    expect(parseConfig({ SIGNING_KEY_SECRET_FILE: '/run/secrets/antibot' }).signingKeySecretFile).toBe('/run/secrets/antibot')
+    expect(() => parseConfig({ SIGNING_KEY_SECRET: secret, SIGNING_KEY_SECRET_FILE: '/x' })).toThrow('SIGNING_KEY_SECRET_FILE: set, but so is SIGNING_KEY_SECRET')
+    let message = ''
+    try {
+      parseConfig({ SIGNING_KEY_SECRET: 'short-secret-value' })
+    } catch (e) {
+      message = (e as Error).message
+    }
+    expect(message).toContain('SIGNING_KEY_SECRET')
+    expect(message).not.toContain('short-secret-value')
   })
 
   test('ignores unrelated variables', () => {

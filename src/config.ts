@@ -6,6 +6,7 @@ import { Value } from '@sinclair/typebox/value'
 import { parseTrustedProxies, type Cidr } from './core/ip'
 import { DEFAULT_MISS_LIMIT, parseWindowPolicy, type WindowPolicy } from './core/fixed-window'
 import { parseProxyHeaderMap, type ProxyHeaderMap } from './evidence/proxy-fingerprints'
+import { DEFAULT_MAX_KEYS_PER_ACCOUNT } from './core/account-input'
 
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -22,8 +23,13 @@ const EnvSchema = Type.Object({
   TASK_MISS_LIMIT: Type.String({ default: `${DEFAULT_MISS_LIMIT.max}/${DEFAULT_MISS_LIMIT.windowSeconds}` }),
   TASK_RETENTION_DAYS: Type.Optional(Type.Integer({ minimum: 1, maximum: 36_500 })),
   IP_TRUNCATE: Type.Boolean({ default: false }),
-  // Evidence listeners (issue 7). Each is off when its port is unset ('off' for STUN).
-  TLS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  // The secret the Ed25519 signing key is encrypted with in the database (src/signing-secret.ts).
+  SIGNING_KEY_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  SIGNING_KEY_SECRET_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  MAX_KEYS_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 10_000, default: DEFAULT_MAX_KEYS_PER_ACCOUNT }),
+  // Evidence listeners (issue 7). DNS is off when its zone is unset; TLS and STUN are on
+  // unless 'off'. TLS_PORT unset: PORT + 443 (3443), or a free port when PORT is 0.
+  TLS_PORT: Type.Optional(Type.String({ pattern: '^(off|\\d{1,5})$' })),
   TLS_CERT_FILE: Type.Optional(Type.String({ minLength: 1 })),
   TLS_KEY_FILE: Type.Optional(Type.String({ minLength: 1 })),
   TLS_FINGERPRINT_HEADERS: Type.Optional(Type.String({ maxLength: 1000 })),
@@ -47,7 +53,10 @@ export interface Config {
   logRequests: boolean
   dbConnectTimeoutMs: number
   dbStatementTimeoutMs: number
-  /** The TLS evidence listener (ClientHello, HTTP/2 fingerprints); undefined = off. */
+  /**
+   * The HTTPS listener: the whole service over TLS, and the ClientHello and HTTP/2 evidence of
+   * every connection (src/listeners/tls.ts); undefined = off, 0 = a free port.
+   */
   tlsPort: number | undefined
   tlsCertFile: string | undefined
   tlsKeyFile: string | undefined
@@ -72,6 +81,11 @@ export interface Config {
   taskRetentionDays: number | undefined
   /** Store client addresses cut to /24 (IPv4) and /48 (IPv6). */
   ipTruncate: boolean
+  /** The signing key's encryption secret, or the file holding it; neither: see src/signing-secret.ts. */
+  signingKeySecret: string | undefined
+  signingKeySecretFile: string | undefined
+  /** Keys an account may create for itself on the dashboard (operators are not held to it). */
+  maxKeysPerAccount: number
 }
 
 /** Parses the environment; throws an Error naming every bad variable. */
@@ -105,6 +119,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     else if (!e.TRUSTED_PROXIES?.trim()) lines.push('TLS_FINGERPRINT_HEADERS: set, but TRUSTED_PROXIES is empty, so no request\'s fingerprint headers would be believed')
     else tlsFingerprintHeaders = p.map
   }
+  const tlsPort = e.TLS_PORT === 'off' ? undefined : e.TLS_PORT !== undefined ? Number(e.TLS_PORT) : e.PORT === 0 ? 0 : e.PORT + 443
+  if (e.TLS_PORT !== undefined && tlsPort !== undefined && tlsPort > 65535) lines.push(`TLS_PORT: Expected a port (0-65535) or off, got '${e.TLS_PORT}'`)
+  else if (tlsPort !== undefined && tlsPort > 65535) lines.push(`TLS_PORT: unset, and its default PORT + 443 (${tlsPort}) is no port; set TLS_PORT to a port, or to off`)
+  if (e.SIGNING_KEY_SECRET !== undefined && e.SIGNING_KEY_SECRET_FILE !== undefined) lines.push('SIGNING_KEY_SECRET_FILE: set, but so is SIGNING_KEY_SECRET; set one of them')
   if (lines.length) throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`)
   return {
     port: e.PORT,
@@ -121,7 +139,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     taskMissLimit: taskMissLimit!,
     taskRetentionDays: e.TASK_RETENTION_DAYS,
     ipTruncate: e.IP_TRUNCATE,
-    tlsPort: e.TLS_PORT,
+    signingKeySecret: e.SIGNING_KEY_SECRET,
+    signingKeySecretFile: e.SIGNING_KEY_SECRET_FILE,
+    maxKeysPerAccount: e.MAX_KEYS_PER_ACCOUNT,
+    tlsPort,
     tlsCertFile: e.TLS_CERT_FILE,
     tlsKeyFile: e.TLS_KEY_FILE,
     tlsFingerprintHeaders,

@@ -4,13 +4,14 @@ import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createApp } from './app'
 import { currentSigningKey } from '../db/signing-keys'
-import { generateSigningKey, responseSigner } from './signing'
+import { generateSigningKey, keyProtector, responseSigner } from './signing'
+import { resolveSigningSecret } from './signing-secret'
 import { buildAssets } from './build-assets'
 import { createAssetStore } from './http/assets'
 import { parseConfig } from './config'
 import { openPglite, openPostgres, type Database } from '../db/client'
 import { startMaintenance } from './maintenance'
-import { LOGIN_THROTTLE } from './core/throttle'
+import { LONGEST_ACCOUNT_WINDOW_SECONDS } from './core/throttle'
 import { startStunListener } from './listeners/stun'
 import { startDnsListener } from './listeners/dns'
 import { startTlsListener } from './listeners/tls'
@@ -19,6 +20,8 @@ import type { JudgeContext } from './core/tools/types'
 
 async function main() {
   const config = parseConfig(process.env)
+  // Before the database: a PostgreSQL without a secret stops here, saying what to set.
+  const signingSecret = resolveSigningSecret({ secret: config.signingKeySecret, secretFile: config.signingKeySecretFile, databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   let database: Database
   if (config.databaseUrl) {
     database = openPostgres(config.databaseUrl, {
@@ -34,7 +37,9 @@ async function main() {
   await database.migrate()
 
   const assets = createAssetStore(await buildAssets())
-  const signer = responseSigner(await currentSigningKey(database.db, generateSigningKey))
+  const protector = await keyProtector(signingSecret.secret, signingSecret.source)
+  const signer = responseSigner(await currentSigningKey(database.db, { generate: generateSigningKey, protector }))
+  console.log(`signing key ${signer.kid}, encrypted in the database with ${signingSecret.source}`)
   const log = config.logRequests ? (line: string) => console.log(`${new Date().toISOString()} ${line}`) : undefined
   const stunListener =
     config.stunPort === undefined
@@ -49,8 +54,9 @@ async function main() {
       : await startTlsListener(
           { db: database.db, clock: () => new Date(), log: (line) => console.log(`${new Date().toISOString()} ${line}`) },
           { port: config.tlsPort, host: config.host, certFile: config.tlsCertFile, keyFile: config.tlsKeyFile, dataDir: config.dataDir },
-        )
-  if (tlsListener) console.log(`TLS evidence listener on ${config.host}:${tlsListener.port} (certificate: ${tlsListener.certificate})`)
+        ).catch((e: unknown) => {
+          throw new Error(`Cannot start the HTTPS listener on ${config.host}:${config.tlsPort}: ${e instanceof Error ? e.message : String(e)} (set TLS_PORT to a free port, or to off)`)
+        })
   const dnsListener =
     config.dnsZone === undefined
       ? undefined
@@ -72,6 +78,7 @@ async function main() {
     taskRateLimit: config.taskRateLimit,
     taskMissLimit: config.taskMissLimit,
     ipTruncate: config.ipTruncate,
+    maxKeysPerAccount: config.maxKeysPerAccount,
     assets,
     signer,
     log,
@@ -79,8 +86,18 @@ async function main() {
     judge,
   })
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: 1024 * 1024 })
+  // The HTTPS listener serves the same app (HTTP/1.1 and HTTP/2), with each connection's evidence.
+  tlsListener?.serve((request) => app.handle(request))
   const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${join(resolve(config.dataDir), 'pglite')}`
-  console.log(`antibot listening on http://${config.host}:${app.server?.port} (database: ${where}; operator API ${config.adminToken ? 'enabled' : 'disabled'})`)
+  // One write, so that whoever waits for the first line finds the second with it.
+  console.log(
+    [
+      `antibot listening on http://${config.host}:${app.server?.port} (database: ${where}; operator API ${config.adminToken ? 'enabled' : 'disabled'})`,
+      tlsListener
+        ? `antibot listening on https://${config.host}:${tlsListener.port} too (HTTP/2 and HTTP/1.1, TLS and HTTP/2 fingerprints of every connection; certificate: ${tlsListener.certificate})`
+        : 'HTTPS listener off (TLS_PORT=off): tool pages cannot see the TLS handshake',
+    ].join('\n'),
+  )
 
   // Loaded after listening, parsed in a worker: the CSVs take ~1.5 s of CPU on the first start
   // after an install (later starts read the cache in DATA_DIR/ipdb in tens of ms), and tasks
@@ -98,7 +115,7 @@ async function main() {
     db: database.db,
     clock: () => new Date(),
     retentionDays: config.taskRetentionDays,
-    longestWindowSeconds: Math.max(config.taskMissLimit.windowSeconds, config.taskRateLimit?.windowSeconds ?? 0, LOGIN_THROTTLE.account.windowSeconds, LOGIN_THROTTLE.address.windowSeconds),
+    longestWindowSeconds: Math.max(config.taskMissLimit.windowSeconds, config.taskRateLimit?.windowSeconds ?? 0, LONGEST_ACCOUNT_WINDOW_SECONDS),
     log: (line) => console.log(`${new Date().toISOString()} ${line}`),
   })
 

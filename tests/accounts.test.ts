@@ -1,12 +1,15 @@
 // Sign-up, log-in, logout and sessions over HTTP through app.handle(), on every test driver:
-// argon2id at rest, sessions stored as hashes, cookies with the right attributes, log-in
-// errors that do not reveal whether an email exists, and throttling kept in the database.
+// argon2id at rest, sessions stored as hashes, cookies with the right attributes, sign-up
+// answers and log-in errors that do not reveal whether an email exists, bad input named, and
+// throttling kept in the database. Throttling under concurrency and from several addresses:
+// tests/account-throttle.test.ts; random input: tests/account-fuzz.test.ts.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { ensureAccount } from '../db/accounts'
 import { rows, type Db } from '../db/client'
 import { hashSecret } from '../src/core/keys'
+import { SIGNED_UP } from '../src/http/signup'
 import { buildTestApp } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 import { WebClient } from './support/web-client'
@@ -28,9 +31,9 @@ describe.each(testDrivers())('accounts over HTTP on %s', (driver) => {
     await tdb?.destroy()
   }, HOOK_TIMEOUT_MS)
   // Requests made through app.handle() have no socket, so they all come from the address
-  // 'unknown': without this, the failures of one test would count against the next.
+  // 'unknown': without this, the failures and sign-ups of one test would count against the next.
   beforeEach(async () => {
-    await db.execute(sql`delete from rate_windows where scope = 'login_address'`)
+    await db.execute(sql`delete from rate_windows where scope in ('login_address', 'signup_address')`)
   })
 
   const client = async () => new WebClient((await buildTestApp(db)).app)
@@ -48,16 +51,23 @@ describe.each(testDrivers())('accounts over HTTP on %s', (driver) => {
       expect(res.headers.get('set-cookie')).toContain('HttpOnly')
     })
 
-    test('creates the account, stores an argon2id hash and starts a session', async () => {
+    test('creates the account with an argon2id hash and answers with the log-in page; logging in starts a session', async () => {
       const c = await client()
       const address = email('new')
       await c.get('/signup')
       const res = await c.post('/signup', { email: address.toUpperCase(), password: PASSWORD })
-      expect(res.status).toBe(303)
-      expect(res.headers.get('location')).toBe('/dashboard')
+      expect(res.status).toBe(200)
+      expect(c.html).toContain('<form method="post" action="/login"')
+      expect(c.html).toContain(`value="${address}"`)
+      expect(c.html).toContain(SIGNED_UP)
+      expect(c.cookies.has('antibot_session')).toBe(false)
       const [account] = await rows<{ password_hash: string }>(db, sql`select password_hash from accounts where email = ${address}`)
       expect(account!.password_hash).toStartWith('$argon2id$')
       expect(account!.password_hash).not.toContain(PASSWORD)
+      // The token on the answer is good for the log-in form: the form cookie is the same.
+      const login = await c.post('/login', { email: address, password: PASSWORD })
+      expect(login.status).toBe(303)
+      expect(login.headers.get('location')).toBe('/dashboard')
       const dash = await c.get('/dashboard')
       expect(dash.status).toBe(200)
       expect(c.html).toContain(`Signed in as <strong>${address}</strong>`)
@@ -65,8 +75,7 @@ describe.each(testDrivers())('accounts over HTTP on %s', (driver) => {
 
     test('the session cookie is HttpOnly, SameSite=Lax, lasts 14 days, and the form cookie is dropped', async () => {
       const c = await client()
-      await c.get('/signup')
-      const res = await c.post('/signup', { email: email('cookie'), password: PASSWORD })
+      const res = await c.signUp(email('cookie'))
       const cookies = res.headers.getSetCookie()
       const session = cookies.find((x) => x.startsWith('antibot_session='))!
       expect(session).toMatch(/^antibot_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=1209600; HttpOnly; SameSite=Lax$/)
@@ -76,8 +85,7 @@ describe.each(testDrivers())('accounts over HTTP on %s', (driver) => {
 
     test('the session cookie is Secure when the request came over HTTPS', async () => {
       const c = new WebClient((await buildTestApp(db)).app, 'https://antibot.example')
-      await c.get('/signup')
-      const res = await c.post('/signup', { email: email('tls'), password: PASSWORD })
+      const res = await c.signUp(email('tls'))
       expect(res.status).toBe(303)
       expect(res.headers.getSetCookie().find((x) => x.startsWith('antibot_session='))).toContain('; Secure')
     })
@@ -100,24 +108,70 @@ describe.each(testDrivers())('accounts over HTTP on %s', (driver) => {
       expect(c.html).toContain('aria-invalid="true"')
     })
 
-    test('refuses an email that already has an account', async () => {
-      const address = email('twice')
-      await (await client()).signUp(address)
+    /** A sign-up's answer with the email and the form token taken out. */
+    async function signUpAnswer(address: string, password: string) {
       const c = await client()
       await c.get('/signup')
-      const res = await c.post('/signup', { email: address, password: 'another password' })
-      expect(res.status).toBe(409)
-      expect(c.html).toContain('Cannot sign up: an account with this email already exists. Log in instead.')
-      expect(c.cookies.has('antibot_session')).toBe(false)
+      const res = await c.post('/signup', { email: address, password })
+      return {
+        status: res.status,
+        // The length differs with the email's; the body is compared below without it.
+        headers: [...res.headers].filter(([k]) => k !== 'date' && k !== 'content-length'),
+        html: c.html.replaceAll(address, 'EMAIL').replaceAll(c.csrf ?? '-', 'TOKEN'),
+        session: c.cookies.has('antibot_session'),
+      }
+    }
+    const passwordHash = async (address: string) =>
+      (await rows<{ password_hash: string | null }>(db, sql`select password_hash from accounts where email = ${address}`))[0]?.password_hash
+
+    test('an email that already has an account gets the very same answer as a new one, and the account is left as it was', async () => {
+      const taken = email('twice')
+      await (await client()).signUp(taken)
+      const before = await passwordHash(taken)
+      const fresh = email('fresh')
+      const existing = await signUpAnswer(taken, 'another password')
+      const created = await signUpAnswer(fresh, 'another password')
+      expect(existing).toEqual(created)
+      expect(existing.status).toBe(200)
+      expect(existing.session).toBe(false)
+      expect(await passwordHash(taken)).toBe(before!)
+      expect(await passwordHash(fresh)).toStartWith('$argon2id$')
+      expect((await (await client()).logIn(taken, 'another password')).status).toBe(422)
+      expect((await (await client()).logIn(taken, PASSWORD)).status).toBe(303)
     })
 
-    test('cannot take over an account an operator created without a password', async () => {
+    test('cannot take over an account an operator created without a password, nor tell it exists', async () => {
       const address = email('operator')
       await ensureAccount(db, address)
+      const other = email('not-operator')
+      expect(await signUpAnswer(address, PASSWORD)).toEqual(await signUpAnswer(other, PASSWORD))
+      expect(await passwordHash(address)).toBeNull()
+      expect((await (await client()).logIn(address, PASSWORD)).status).toBe(422)
+    })
+
+    test('ten sign-ups from one address an hour; the eleventh is refused before anything is hashed or stored', async () => {
+      const { app, clock } = await buildTestApp(db)
+      const c = new WebClient(app)
+      await c.get('/signup')
+      for (let i = 0; i < 10; i++) expect((await c.post('/signup', { email: email(`burst${i}`), password: PASSWORD })).status).toBe(200)
+      await c.get('/signup')
+      const refused = email('burst-over')
+      const res = await c.post('/signup', { email: refused, password: PASSWORD })
+      expect(res.status).toBe(429)
+      expect(res.headers.get('retry-after')).toBe('3600')
+      expect(c.html).toContain('Cannot sign up: too many sign-ups from this address. Try again in 60 minutes.')
+      expect(c.html).toContain(`value="${refused}"`)
+      expect(await passwordHash(refused)).toBeUndefined()
+      clock.set(new Date(clock().getTime() + 3600_000))
+      expect((await c.post('/signup', { email: refused, password: PASSWORD })).status).toBe(200)
+      expect(await passwordHash(refused)).toStartWith('$argon2id$')
+    })
+
+    test('a form that does not pass its checks is not counted against the address', async () => {
       const c = await client()
       await c.get('/signup')
-      expect((await c.post('/signup', { email: address, password: PASSWORD })).status).toBe(409)
-      expect((await c.logIn(address, PASSWORD)).status).toBe(422)
+      for (let i = 0; i < 12; i++) expect((await c.post('/signup', { email: 'not an email', password: PASSWORD })).status).toBe(422)
+      expect((await c.post('/signup', { email: email('after-typos'), password: PASSWORD })).status).toBe(200)
     })
 
     test('a signed-in visitor is sent on to the dashboard', async () => {
@@ -174,13 +228,107 @@ describe.each(testDrivers())('accounts over HTTP on %s', (driver) => {
     })
   })
 
+  describe('bad input is a 4xx naming the field, and nothing is stored or counted', () => {
+    /** Posts a raw urlencoded body (so it can hold any percent-escape) with the form's token. */
+    async function postRaw(c: WebClient, path: '/login' | '/signup', fields: string) {
+      const cookie = [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+      const body = `${fields}&_csrf=${c.csrf}`
+      const res = await c.app.handle(
+        new Request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost', cookie }, body }),
+      )
+      return { status: res.status, html: await res.text() }
+    }
+    const accountCount = async () => (await rows<{ n: number }>(db, sql`select count(*)::int as n from accounts`))[0]!.n
+    const windowCount = async () => (await rows<{ n: number }>(db, sql`select count(*)::int as n from rate_windows where scope like 'login_%' or scope = 'signup_address'`))[0]!.n
+
+    const EMAILS: Array<[string, string]> = [
+      ['a NUL', 'a%00b%40x.y'],
+      ['a NUL after the @', 'ab%40x%00.y'],
+      ['a line break', 'ab%40x.y%0Aevil'],
+      ['a tab', 'a%09b%40x.y'],
+      ['DEL', 'a%7Fb%40x.y'],
+      ['a C1 control', 'a%C2%85b%40x.y'],
+      ['a line separator', 'a%E2%80%A8b%40x.y'],
+      ['a byte that is not UTF-8', 'a%FFb%40x.y'],
+      ['a truncated UTF-8 sequence', 'ab%40x.y%C3'],
+      ['an encoded surrogate', 'a%ED%A0%80b%40x.y'],
+      ['an overlong NUL', 'a%C0%80b%40x.y'],
+      ['255 characters', `${'a'.repeat(249)}%40x.com`],
+    ]
+
+    for (const [what, value] of EMAILS) {
+      test(`an email with ${what}: 422 at log-in and at sign-up, named as the email`, async () => {
+        const accounts = await accountCount()
+        const windows = await windowCount()
+        for (const path of ['/login', '/signup'] as const) {
+          const c = await client()
+          await c.get(path)
+          const res = await postRaw(c, path, `email=${value}&password=${encodeURIComponent(PASSWORD)}`)
+          expect(res.status).toBe(422)
+          expect(res.html).toContain('id="email-error"')
+          expect(res.html).toContain('Enter an email address such as name@example.com')
+        }
+        expect(await accountCount()).toBe(accounts)
+        expect(await windowCount()).toBe(windows)
+      })
+    }
+
+    const PASSWORDS: Array<[string, string]> = [
+      ['a NUL', 'correct%00horse'],
+      ['a line break', 'correct%0Ahorse'],
+      ['a C1 control', 'correct%C2%9Bhorse'],
+      ['a byte that is not UTF-8', 'correct%FFhorse'],
+      ['an encoded surrogate', 'correct%ED%B0%80horse'],
+    ]
+    for (const [what, value] of PASSWORDS) {
+      test(`a sign-up password with ${what}: 422 named as the password, nothing stored`, async () => {
+        const c = await client()
+        await c.get('/signup')
+        const address = email('badpass')
+        const res = await postRaw(c, '/signup', `email=${encodeURIComponent(address)}&password=${value}`)
+        expect(res.status).toBe(422)
+        expect(res.html).toContain('id="password-error"')
+        expect(res.html).toContain('Choose a password without control characters')
+        expect(await rows(db, sql`select 1 from accounts where email = ${address}`)).toEqual([])
+      })
+    }
+
+    test('a log-in password with a NUL or an unreadable byte is just a wrong password', async () => {
+      const address = email('nulpass')
+      await (await client()).signUp(address)
+      for (const value of ['correct%00horse', 'correct%FFhorse']) {
+        const c = await client()
+        await c.get('/login')
+        const res = await postRaw(c, '/login', `email=${encodeURIComponent(address)}&password=${value}`)
+        expect(res.status).toBe(422)
+        expect(res.html).toContain('Cannot log in: the email or password is not correct.')
+      }
+    })
+
+    test('over-long passwords are named, and a form over 16 KiB is refused whole', async () => {
+      const c = await client()
+      await c.get('/signup')
+      let res = await postRaw(c, '/signup', `email=${encodeURIComponent(email('long'))}&password=${'x'.repeat(257)}`)
+      expect(res.status).toBe(422)
+      expect(res.html).toContain('Choose a password of at most 256 characters.')
+      await c.get('/login')
+      res = await postRaw(c, '/login', `email=${encodeURIComponent(email('long'))}&password=${'x'.repeat(257)}`)
+      expect(res.status).toBe(422)
+      expect(res.html).toContain('A password has at most 256 characters.')
+      res = await postRaw(c, '/login', `email=${encodeURIComponent(email('huge'))}&password=${'x'.repeat(17_000)}`)
+      expect(res.status).toBe(413)
+    })
+  })
+
   describe('throttling', () => {
-    test('five wrong passwords lock the account for 15 minutes, even against the right password', async () => {
+    // In-process requests all come from one address, so these tests meet the address limit
+    // (10 in 15 minutes); the account limit and several addresses: tests/account-throttle.test.ts.
+    test('ten failures from one address lock it for 15 minutes, even against the right password', async () => {
       const address = email('locked')
       await (await client()).signUp(address)
       const { app, clock } = await buildTestApp(db)
       const c = new WebClient(app)
-      for (let i = 0; i < 5; i++) expect((await c.logIn(address, `wrong ${i}`)).status).toBe(422)
+      for (let i = 0; i < 10; i++) expect((await c.logIn(address, `wrong ${i}`)).status).toBe(422)
       const locked = await c.logIn(address, PASSWORD)
       expect(locked.status).toBe(429)
       expect(locked.headers.get('retry-after')).toBe('900')
@@ -193,22 +341,27 @@ describe.each(testDrivers())('accounts over HTTP on %s', (driver) => {
       const { app } = await buildTestApp(db)
       const c = new WebClient(app)
       const unknown = email('nobody')
-      for (let i = 0; i < 5; i++) expect((await c.logIn(unknown, `wrong ${i}`)).status).toBe(422)
+      for (let i = 0; i < 10; i++) expect((await c.logIn(unknown, `wrong ${i}`)).status).toBe(422)
       expect((await c.logIn(unknown, 'wrong again')).status).toBe(429)
     })
 
-    test('a successful log-in clears the account count', async () => {
+    test('a successful log-in takes back only its own count at the address, and clears the account\'s', async () => {
       const address = email('clears')
       await (await client()).signUp(address)
       const c = await client()
-      for (let i = 0; i < 4; i++) await c.logIn(address, `wrong ${i}`)
+      for (let i = 0; i < 9; i++) expect((await c.logIn(address, `wrong ${i}`)).status).toBe(422)
       expect((await c.logIn(address)).status).toBe(303)
+      const counts = await rows<{ scope: string; count: number }>(
+        db,
+        sql`select scope, count::int as count from rate_windows where subject in (${hashSecret(`account:${address}`)}, ${hashSecret('address:unknown')}) order by scope`,
+      )
+      expect(counts).toEqual([{ scope: 'login_address', count: 9 }])
       const other = await client()
-      for (let i = 0; i < 4; i++) expect((await other.logIn(address, `wrong ${i}`)).status).toBe(422)
-      expect((await other.logIn(address)).status).toBe(303)
+      expect((await other.logIn(address, 'wrong again')).status).toBe(422)
+      expect((await other.logIn(address)).status).toBe(429)
     })
 
-    test('twenty failures from one address lock that address for every account', async () => {
+    test('ten failures from one address lock that address for every account', async () => {
       // A fresh database: in-process requests all come from the address 'unknown'.
       const own = await openTestDatabase(driver)
       try {
@@ -216,7 +369,7 @@ describe.each(testDrivers())('accounts over HTTP on %s', (driver) => {
         const victim = email('victim')
         await new WebClient(app).signUp(victim)
         const c = new WebClient(app)
-        for (let i = 0; i < 20; i++) expect((await c.logIn(email(`spray${i}`), 'guess')).status).toBe(422)
+        for (let i = 0; i < 10; i++) expect((await c.logIn(email(`spray${i}`), 'guess')).status).toBe(422)
         expect((await c.logIn(victim, PASSWORD)).status).toBe(429)
         clock.set(new Date(clock().getTime() + 15 * 60_000))
         expect((await c.logIn(victim, PASSWORD)).status).toBe(303)
@@ -230,20 +383,24 @@ describe.each(testDrivers())('accounts over HTTP on %s', (driver) => {
       await (await client()).signUp(address)
       const one = new WebClient((await buildTestApp(db)).app)
       const two = new WebClient((await buildTestApp(db)).app)
-      for (let i = 0; i < 3; i++) await one.logIn(address, `wrong ${i}`)
-      for (let i = 0; i < 2; i++) await two.logIn(address, `wrong ${i}`)
+      for (let i = 0; i < 6; i++) await one.logIn(address, `wrong ${i}`)
+      for (let i = 0; i < 4; i++) await two.logIn(address, `wrong ${i}`)
       expect((await one.logIn(address)).status).toBe(429)
       const [row] = await rows<{ failures: number }>(
         db,
         sql`select count::int as failures from rate_windows where scope = 'login_account' and subject = ${hashSecret(`account:${address}`)}`,
       )
-      expect(row!.failures).toBe(5)
+      // The eleventh attempt was refused at the address, so the account does not count it.
+      expect(row!.failures).toBe(10)
     })
 
     test('what people typed is not stored in the throttle table', async () => {
       const address = email('private')
       await (await client()).logIn(address, 'wrong')
-      const found = await rows<{ n: number }>(db, sql`select count(*)::int as n from rate_windows where subject like ${`%${address}%`}`)
+      const c = await client()
+      await c.get('/signup')
+      await c.post('/signup', { email: address, password: PASSWORD })
+      const found = await rows<{ n: number }>(db, sql`select count(*)::int as n from rate_windows where subject like ${`%${address}%`} or subject like '%unknown%'`)
       expect(found[0]!.n).toBe(0)
     })
   })

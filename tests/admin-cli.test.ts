@@ -63,6 +63,26 @@ for (const driver of testDrivers()) {
       expect(JSON.parse(updated.stdout)).toMatchObject({ id: key.id, status: 'inactive', expires_at: null })
     })
 
+    test('plan set makes a plan operator-only unless --self-serve yes; plans shows which; key create takes any plan', async () => {
+      const hidden = await runCli(baseUrl, ['plan', 'set', 'cli-hidden', '2000000000'])
+      expect(hidden.code).toBe(0)
+      expect(JSON.parse(hidden.stdout)).toMatchObject({ name: 'cli-hidden', self_serve: false })
+      const open = await runCli(baseUrl, ['plan', 'set', 'cli-open', '10', '--self-serve', 'yes'])
+      expect(JSON.parse(open.stdout)).toMatchObject({ name: 'cli-open', self_serve: true })
+      const plans = JSON.parse((await runCli(baseUrl, ['plans'])).stdout) as Array<{ name: string; self_serve: boolean }>
+      expect(plans).toContainEqual(expect.objectContaining({ name: 'cli-hidden', self_serve: false }))
+      expect(plans).toContainEqual(expect.objectContaining({ name: 'free', self_serve: true }))
+      const key = await runCli(baseUrl, ['key', 'create', '--email', 'vip@example.test', '--plan', 'cli-hidden'])
+      expect(key.code).toBe(0)
+      expect(JSON.parse(key.stdout)).toMatchObject({ plan: 'cli-hidden' })
+    })
+
+    test('a far expiry is refused by the server, naming the field', async () => {
+      const r = await runCli(baseUrl, ['key', 'create', '--email', 'far@example.test', '--plan', 'free', '--expires', '9999-12-31T23:59:59-23:59'])
+      expect(r.code).toBe(1)
+      expect(r.stderr).toContain('failed with 422: Cannot create key: expires_at must lie between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z once in UTC')
+    })
+
     test("prints the server's error and exits 1 when the server refuses", async () => {
       const r = await runCli(baseUrl, ['key', 'create', '--email', 'cli@example.test', '--plan', 'no-such-plan'])
       expect(r.code).toBe(1)

@@ -47,6 +47,12 @@ async function signUp(page: Page, address = email('user')): Promise<string> {
   await page.getByLabel('Email').fill(address)
   await page.getByLabel('Password').fill(PASSWORD)
   await page.getByRole('button', { name: 'Sign up' }).click()
+  // The same answer whether or not the email had an account: the log-in form, email filled in.
+  await expect(page.getByRole('heading', { name: 'Log in', level: 1 })).toBeVisible()
+  await expect(page.getByRole('status')).toContainText('If this email had no account, it has one now')
+  await expect(page.getByLabel('Email')).toHaveValue(address)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Log in' }).click()
   await expect(page).toHaveURL(`${server.baseUrl}/dashboard`)
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible()
   return address
@@ -258,4 +264,51 @@ test('everything works without JavaScript: plain posts and 303 redirects', async
   await expect(page.getByRole('status')).toContainText('Key “no js” deleted.')
   expect(await fetchStatus(fresh)).toBe(401)
   await page.context().close()
+})
+
+test('only self-serve plans are offered, and MAX_KEYS_PER_ACCOUNT stops the next key with a message at the form', async ({ page }) => {
+  const capped = await startServer({ MAX_KEYS_PER_ACCOUNT: '2' })
+  try {
+    const plan = await fetch(`${capped.baseUrl}/api/admin/plans`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${capped.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'internal-unlimited', monthly_limit: 2_000_000_000 }),
+    })
+    expect(await plan.json()).toMatchObject({ name: 'internal-unlimited', self_serve: false })
+    await page.goto(`${capped.baseUrl}/signup`)
+    const address = email('capped')
+    await page.getByLabel('Email').fill(address)
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    if (!page.url().endsWith('/dashboard')) {
+      // Sign-up answers with the log-in form when the sign-up itself does not start a session.
+      await page.getByLabel('Password').fill(PASSWORD)
+      await page.getByRole('button', { name: 'Log in' }).click()
+    }
+    await expect(page).toHaveURL(`${capped.baseUrl}/dashboard`)
+    await expect(page.getByLabel('Plan').locator('option')).toHaveText(['free', 'pro', 'business'])
+    await expect(page.getByRole('row', { name: /internal-unlimited/ })).toHaveCount(0)
+
+    for (const name of ['one', 'two']) {
+      await page.getByLabel('Name').fill(name)
+      await page.getByRole('button', { name: 'Create key' }).click()
+      await expect(page.getByRole('region', { name: 'New key' })).toContainText(`Your new key “${name}”`)
+    }
+    await expect(page.locator('#key-count')).toHaveText('You have 2 keys, the most an account can have (2): delete one to create another.')
+    await page.getByLabel('Name').fill('three')
+    await page.getByRole('button', { name: 'Create key' }).click()
+    const refusal = 'You already have 2 keys, the most an account can have (2). Delete a key you no longer use to create another.'
+    await expect(page.getByRole('button', { name: 'Create key' })).toHaveAccessibleDescription(refusal)
+    await expect(page.getByLabel('Name')).toHaveValue('three')
+    await expect(page.locator('table.keys tbody tr')).toHaveCount(2)
+
+    await keyRow(page, 'one').getByRole('button', { name: 'Delete' }).click()
+    await page.getByRole('row', { name: /Delete key “one”\?/ }).getByRole('button', { name: 'Delete' }).click()
+    await expect(page.getByRole('status')).toContainText('Key “one” deleted.')
+    await page.getByLabel('Name').fill('three')
+    await page.getByRole('button', { name: 'Create key' }).click()
+    await expect(page.getByRole('region', { name: 'New key' })).toContainText('Your new key “three”')
+  } finally {
+    await capped.stop()
+  }
 })

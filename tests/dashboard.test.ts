@@ -40,6 +40,10 @@ function rowText(html: string, keyId: string): string {
   return m ? m[1]!.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim() : ''
 }
 
+// In-process requests all come from one address ('unknown'), and this suite signs up dozens of
+// accounts: room beyond the sign-up throttle (tests/accounts.test.ts tests that one).
+const MANY_SIGNUPS = { max: 1_000, windowSeconds: 3600 }
+
 describe.each(testDrivers())('dashboard keys over HTTP on %s', (driver) => {
   let tdb: TestDatabase
   let db: Db
@@ -50,7 +54,7 @@ describe.each(testDrivers())('dashboard keys over HTTP on %s', (driver) => {
   beforeAll(async () => {
     tdb = await openTestDatabase(driver)
     db = tdb.db
-    ;({ app, clock } = await buildTestApp(db))
+    ;({ app, clock } = await buildTestApp(db, { signupLimit: MANY_SIGNUPS }))
     taskId = await createTask(app)
   }, HOOK_TIMEOUT_MS)
   afterAll(async () => {
@@ -137,7 +141,7 @@ describe.each(testDrivers())('dashboard keys over HTTP on %s', (driver) => {
     })
 
     test('with an expiry: the key works until then and gets 403 after', async () => {
-      const { app: own, clock: ownClock } = await buildTestApp(db)
+      const { app: own, clock: ownClock } = await buildTestApp(db, { signupLimit: MANY_SIGNUPS })
       const c = new WebClient(own)
       await c.signUp(email('expiry'))
       const { key, id } = await c.createKey({ name: 'short', expires: '2026-11-20' })

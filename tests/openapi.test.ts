@@ -263,6 +263,8 @@ for (const driver of testDrivers()) {
         422: {
           unknownPlan: () => jsonRequest('/api/admin/keys', JSON.stringify({ email: 'a@example.com', plan: 'gold' }), { token: ADMIN_TOKEN }),
           expiry: () => jsonRequest('/api/admin/keys', JSON.stringify({ email: 'a@example.com', plan: 'free', expires_at: 'tomorrow' }), { token: ADMIN_TOKEN }),
+          expiryRange: () => jsonRequest('/api/admin/keys', JSON.stringify({ email: 'a@example.com', plan: 'free', expires_at: '9999-12-31T23:59:59-23:59' }), { token: ADMIN_TOKEN }),
+          control: () => jsonRequest('/api/admin/keys', JSON.stringify({ email: 'a\u0000@example.com', plan: 'free' }), { token: ADMIN_TOKEN }),
         },
       },
       { disabled: disabled('/api/admin/keys', 'POST') },

@@ -1,22 +1,17 @@
-// Sign-up and log-in. A log-in failure is one value, 'invalid', whether the email is unknown,
-// belongs to an account without a password, or the password is wrong; the throttle counts all
-// three alike. Throttling is checked before the password, so a locked account cannot be
+// Log-in. A failure is one value, 'invalid', whether the email is unknown, belongs to an account
+// without a password, or the password is wrong; the throttle counts all three alike. The attempt
+// is counted before the password is checked, in one statement that returns the new counts
+// (src/core/throttle.ts has the rule and the numbers), so a refused attempt never reaches
+// argon2id, concurrent attempts cannot slip past the limit, and a locked account cannot be
 // guessed into even with the right password.
 
-import { createAccountWithPassword, getLoginAccount } from '../../db/accounts'
+import { getLoginAccount } from '../../db/accounts'
 import type { Db } from '../../db/client'
-import { clearWindow, hitWindow, readWindows, windowKey, type RateSubject } from '../../db/rate-windows'
+import { clearWindow, forgiveHit, hitGatedWindows, type RateSubject } from '../../db/rate-windows'
 import type { Credentials } from '../core/account-input'
 import { hashSecret } from '../core/keys'
 import { decideLoginThrottle, LOGIN_THROTTLE } from '../core/throttle'
-import { hashPassword, verifyPassword } from './password'
-
-export type SignupResult = { ok: true; accountId: string } | { ok: false; code: 'email_taken' }
-
-export async function signUp(db: Db, input: Credentials): Promise<SignupResult> {
-  const account = await createAccountWithPassword(db, { email: input.email, passwordHash: await hashPassword(input.password) })
-  return account ? { ok: true, accountId: account.id } : { ok: false, code: 'email_taken' }
-}
+import { verifyPassword } from './password'
 
 export type LoginResult =
   | { ok: true; accountId: string }
@@ -34,12 +29,16 @@ export function throttleSubjects(email: string, address: string): { account: Rat
 export async function logIn(db: Db, input: Credentials & { address: string; now: Date }): Promise<LoginResult> {
   const { now } = input
   const subjects = throttleSubjects(input.email, input.address)
-  const states = await readWindows(db, [subjects.account, subjects.address])
-  const state = (s: RateSubject) => states.get(windowKey(s)) ?? null
+  // Ended windows are dropped by the maintenance run (db/retention.ts pruneWindows).
+  const counted = await hitGatedWindows(db, {
+    first: { ...subjects.address, policy: LOGIN_THROTTLE.address },
+    second: { ...subjects.account, policy: LOGIN_THROTTLE.account },
+    now,
+  })
   const throttle = decideLoginThrottle(
     [
-      { policy: LOGIN_THROTTLE.account, state: state(subjects.account) },
-      { policy: LOGIN_THROTTLE.address, state: state(subjects.address) },
+      { policy: LOGIN_THROTTLE.address, after: counted.first },
+      { policy: LOGIN_THROTTLE.account, after: counted.second },
     ],
     now,
   )
@@ -47,14 +46,12 @@ export async function logIn(db: Db, input: Credentials & { address: string; now:
 
   const account = await getLoginAccount(db, input.email)
   if (account && (await verifyPassword(input.password, account.passwordHash))) {
-    // Only the account's count is cleared: logging in to one's own account must not reset
-    // the count of an address that is guessing at others.
+    // The address gets back only this attempt's hit: logging in to one's own account must not
+    // wipe the count of an address that is guessing at others. The account's count is cleared.
+    await forgiveHit(db, subjects.address, counted.first.windowStartedAt)
     await clearWindow(db, subjects.account)
     return { ok: true, accountId: account.id }
   }
   if (!account) await verifyPassword(input.password, null)
-  // Ended windows are dropped by the maintenance run (db/retention.ts pruneWindows).
-  await hitWindow(db, { ...subjects.account, policy: LOGIN_THROTTLE.account, now })
-  await hitWindow(db, { ...subjects.address, policy: LOGIN_THROTTLE.address, now })
   return { ok: false, code: 'invalid' }
 }

@@ -36,6 +36,16 @@ describe('parseAdminArgs', () => {
     expect(command(['plan', 'set', 'closed', '0'])).toEqual({ kind: 'plan-set', name: 'closed', monthlyLimit: 0 })
   })
 
+  test('reads plan set --self-serve yes|no (also true|false); left out, it is not sent', () => {
+    expect(command(['plan', 'set', 'team', '500', '--self-serve', 'yes'])).toEqual({ kind: 'plan-set', name: 'team', monthlyLimit: 500, selfServe: true })
+    expect(command(['plan', 'set', '--self-serve=No', 'team', '500'])).toEqual({ kind: 'plan-set', name: 'team', monthlyLimit: 500, selfServe: false })
+    expect(command(['plan', 'set', 'team', '500', '--self-serve', 'true'])).toMatchObject({ selfServe: true })
+    expect(command(['plan', 'set', 'team', '500', '--self-serve', 'false'])).toMatchObject({ selfServe: false })
+    expect(command(['plan', 'set', 'team', '500'])).not.toHaveProperty('selfServe')
+    expect(error(['plan', 'set', 'team', '500', '--self-serve', 'maybe'])).toBe("--self-serve must be 'yes' or 'no', got 'maybe'")
+    expect(error(['plan', 'set', 'team', '500', '--self-serve'])).toBe('option --self-serve needs a value')
+  })
+
   test('refuses plan set with a missing, negative, fractional or non-numeric limit', () => {
     expect(error(['plan', 'set', 'pro'])).toBe("'plan set' needs <name> <monthly_limit>")
     for (const bad of ['-1', '1.5', '1e3', 'lots', '99999999999999999999']) {
@@ -88,6 +98,11 @@ describe('adminRequest', () => {
   test('maps each command to its operator API request', () => {
     expect(adminRequest({ kind: 'plans' })).toEqual({ method: 'GET', path: '/api/admin/plans' })
     expect(adminRequest({ kind: 'plan-set', name: 'pro', monthlyLimit: 5 })).toEqual({ method: 'POST', path: '/api/admin/plans', body: { name: 'pro', monthly_limit: 5 } })
+    expect(adminRequest({ kind: 'plan-set', name: 'team', monthlyLimit: 5, selfServe: false })).toEqual({
+      method: 'POST',
+      path: '/api/admin/plans',
+      body: { name: 'team', monthly_limit: 5, self_serve: false },
+    })
     expect(adminRequest({ kind: 'key-create', email: 'a@x.io', plan: 'free', expiresAt: null })).toEqual({
       method: 'POST',
       path: '/api/admin/keys',

@@ -7,7 +7,7 @@ export type KeyStatus = 'active' | 'inactive'
 export type AdminCommand =
   | { kind: 'help' }
   | { kind: 'plans' }
-  | { kind: 'plan-set'; name: string; monthlyLimit: number }
+  | { kind: 'plan-set'; name: string; monthlyLimit: number; selfServe?: boolean }
   | { kind: 'key-create'; email: string; plan: string; name?: string; expiresAt?: string | null }
   | { kind: 'key-show'; id: string }
   | { kind: 'key-update'; id: string; status?: KeyStatus; expiresAt?: string | null; plan?: string }
@@ -23,10 +23,15 @@ export interface AdminRequest {
 export const USAGE = `Usage: npm run admin -- <command>
 
 Commands:
-  plans                                   List the plans and their monthly limits.
-  plan set <name> <monthly_limit>         Create a plan, or change the limit of an existing one.
+  plans                                   List the plans, their monthly limits and whether they are self-serve.
+  plan set <name> <monthly_limit> [--self-serve yes|no]
+                                          Create a plan, or change the limit of an existing one.
+                                          A new plan is not self-serve (accounts cannot choose it
+                                          on the dashboard) unless --self-serve yes; left out, an
+                                          existing plan keeps its setting.
   key create --email E --plan P [--name N] [--expires ISO]
-                                          Create an API key (and its account); prints the key once.
+                                          Create an API key (and its account) on any plan;
+                                          prints the key once.
   key show <id>                           Show a key with this month's usage and limit.
   key update <id> [--status active|inactive] [--expires ISO|none] [--plan P]
                                           Change a key's status, expiry or plan.
@@ -36,7 +41,8 @@ Environment:
   ANTIBOT_URL   Base URL of the service (default http://127.0.0.1:3000).
   ADMIN_TOKEN   The service's operator token (required for every command but help).
 
-Timestamps are ISO 8601, e.g. 2027-01-31T00:00:00Z or 2027-01-31 (midnight UTC).`
+Timestamps are ISO 8601, e.g. 2027-01-31T00:00:00Z or 2027-01-31 (midnight UTC), from
+1970-01-01 to 9999-12-31 in UTC.`
 
 const fail = (error: string): ParsedArgs => ({ ok: false, error })
 
@@ -104,7 +110,7 @@ export function parseAdminArgs(argv: readonly string[]): ParsedArgs {
 
   if (first === 'plan') {
     if (second !== 'set') return fail(second === undefined ? "'plan' needs a subcommand: plan set <name> <monthly_limit>" : `unknown command 'plan ${second}' (did you mean 'plan set'?)`)
-    const split = splitOptions(rest, [])
+    const split = splitOptions(rest, ['self-serve'])
     if (!split.ok) return fail(split.error)
     const bad = expectPositionals(split.positionals, ['name', 'monthly_limit'], 'plan set')
     if (bad) return fail(bad)
@@ -112,7 +118,14 @@ export function parseAdminArgs(argv: readonly string[]): ParsedArgs {
     if (!/^\d+$/.test(limit) || !Number.isSafeInteger(Number(limit))) {
       return fail(`monthly_limit must be a whole number of requests, got '${limit}'`)
     }
-    return { ok: true, command: { kind: 'plan-set', name, monthlyLimit: Number(limit) } }
+    const command: AdminCommand = { kind: 'plan-set', name, monthlyLimit: Number(limit) }
+    const selfServe = split.options.get('self-serve')
+    if (selfServe !== undefined) {
+      const yes = ['yes', 'true'].includes(selfServe.toLowerCase())
+      if (!yes && !['no', 'false'].includes(selfServe.toLowerCase())) return fail(`--self-serve must be 'yes' or 'no', got '${selfServe}'`)
+      command.selfServe = yes
+    }
+    return { ok: true, command }
   }
 
   if (first === 'key') {
@@ -168,7 +181,11 @@ export function adminRequest(command: Exclude<AdminCommand, { kind: 'help' }>): 
     case 'plans':
       return { method: 'GET', path: '/api/admin/plans' }
     case 'plan-set':
-      return { method: 'POST', path: '/api/admin/plans', body: { name: command.name, monthly_limit: command.monthlyLimit } }
+      return {
+        method: 'POST',
+        path: '/api/admin/plans',
+        body: { name: command.name, monthly_limit: command.monthlyLimit, ...(command.selfServe === undefined ? {} : { self_serve: command.selfServe }) },
+      }
     case 'key-create': {
       const body: Record<string, unknown> = { email: command.email, plan: command.plan }
       if (command.name !== undefined) body.name = command.name

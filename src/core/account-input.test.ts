@@ -40,6 +40,20 @@ describe('checkSignup', () => {
     expect(checkSignup({ email: 'a\u0000@b.c', password: '12345678' }).ok).toBe(false)
     expect(checkSignup({ email: `${'a'.repeat(250)}@b.cd`, password: '12345678' }).ok).toBe(false)
   })
+  test('refuses what could not have been typed: U+FFFD (a byte that was not UTF-8) and lone surrogates', () => {
+    for (const email of ['a\ufffd@b.c', 'a\ud800@b.c', 'a@b\u2028.c']) expect(checkSignup({ email, password: '12345678' })).toEqual({ ok: false, errors: { email: 'Enter an email address such as name@example.com.' } })
+    for (const password of ['pass\u0000word', 'pass\tword', 'pass\ufffdword', 'pass\udc00word', 'pass\u0085word']) {
+      const r = checkSignup({ email: 'a@b.c', password })
+      expect(r.ok || r.errors).toEqual({ password: 'Choose a password without control characters (such as tabs or line breaks) or bytes that are not UTF-8.' })
+    }
+  })
+
+  test('names the length of an over-long email', () => {
+    expect(checkSignup({ email: `${'a'.repeat(250)}@b.cd`, password: '12345678' })).toEqual({
+      ok: false,
+      errors: { email: 'Enter an email address such as name@example.com, of at most 254 characters.' },
+    })
+  })
 })
 
 describe('checkLogin', () => {
@@ -50,6 +64,18 @@ describe('checkLogin', () => {
 
   test('refuses a password longer than any account can have without hashing it', () => {
     expect(checkLogin({ email: 'x@y', password: 'x'.repeat(10_000) }).ok).toBe(false)
+  })
+
+  test('refuses an email no account can have, by the sign-up rules (a NUL was a 500)', () => {
+    for (const email of ['a\u0000b@x.y', 'a\ufffdb@x.y', 'no-at-sign', 'a b@x.y', `${'a'.repeat(250)}@x.yz`]) {
+      const r = checkLogin({ email, password: 'whatever' })
+      expect(r.ok).toBe(false)
+      expect(!r.ok && r.errors.email).toMatch(/^Enter an email address such as name@example\.com/)
+    }
+  })
+
+  test('takes any password an account could have, control characters included', () => {
+    expect(checkLogin({ email: 'x@y', password: 'pass\u0000word' }).ok).toBe(true)
   })
 })
 
@@ -75,6 +101,9 @@ describe('checkExpiry', () => {
   test('refuses what is not a date', () => {
     expect(checkExpiry('next week', now)).toEqual({ ok: false, error: 'Enter a date such as 2027-01-31, or leave it empty for no expiry.' })
     expect(checkExpiry('2027-02-30', now).ok).toBe(false)
+    expect(checkExpiry('9999-12-31T23:59:59-23:59', now)).toEqual({ ok: false, error: 'Choose a date no later than 9999-12-31 (UTC), or leave it empty for no expiry.' })
+    expect(checkExpiry('0000-01-01', now)).toEqual({ ok: false, error: 'Choose a date in the future, or leave it empty for no expiry.' })
+    expect(checkExpiry('9999-12-31', now)).toEqual({ ok: true, value: new Date('9999-12-31T00:00:00Z') })
   })
 })
 
@@ -95,9 +124,15 @@ describe('checkKeyInput', () => {
     expect(checkKeyInput({ name: 'x', plan: 'gold' }, plans, now)).toEqual({ ok: false, errors: { plan: 'Choose one of the plans: free, pro.' } })
   })
 
+  test('with no plan to choose from, says to ask the operator', () => {
+    expect(checkKeyInput({ name: 'x', plan: 'free' }, [], now)).toEqual({ ok: false, errors: { plan: 'No plan is open for new keys; ask the operator of this service.' } })
+  })
+
   test('refuses over-long names and control characters', () => {
     expect(checkKeyInput({ name: 'x'.repeat(101), plan: 'free' }, plans, now).ok).toBe(false)
     expect(checkKeyInput({ name: 'a\nb', plan: 'free' }, plans, now).ok).toBe(false)
+    expect(checkKeyInput({ name: 'a\u0000b', plan: 'free' }, plans, now).ok).toBe(false)
+    expect(checkKeyInput({ name: 'a\ud800b', plan: 'free' }, plans, now).ok).toBe(false)
   })
 
   test('keeps markup in a name as text: escaping is the page’s job', () => {

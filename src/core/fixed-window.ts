@@ -4,8 +4,10 @@
 // db/fetch.ts reads the miss window inside the keyed fetch), so every app instance sees the same
 // numbers; these functions are the rule.
 //
-// Three limits use it, each a scope of that table:
-// - failed log-ins per account and per address (src/core/throttle.ts has that policy);
+// These limits use it, each a scope of that table:
+// - log-in attempts per address and per account, and sign-ups per address (src/core/throttle.ts
+//   has those policies; log-in counts an attempt before its password is checked, gated address
+//   first, with db/rate-windows.ts hitGatedWindows);
 // - task submissions per client address (TASK_RATE_LIMIT, off by default: the spec says running
 //   tools and creating tasks is unlimited, and fleets of browsers share one address);
 // - keyed fetches of task ids that do not exist, per key (always on): after `max` misses in a

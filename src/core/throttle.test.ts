@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { afterHit, decideBlocked, type WindowState } from './fixed-window'
-import { decideLoginThrottle, LOGIN_THROTTLE } from './throttle'
+import { decideLoginThrottle, LOGIN_THROTTLE, LONGEST_ACCOUNT_WINDOW_SECONDS, SIGNUP_THROTTLE } from './throttle'
 
-// A failed log-in is one hit of the fixed-window limiter; a subject is refused once `max` fall in a window.
+// A log-in attempt is one hit of the fixed-window limiter, counted before its password is checked;
+// the attempt is judged while its window holds at most `max`.
 const policy = { max: 3, windowSeconds: 600 }
 const t0 = new Date('2026-11-15T12:00:00Z')
 const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000)
@@ -47,19 +48,26 @@ describe('afterHit (log-in failures)', () => {
   })
 })
 
-describe('decideLoginThrottle', () => {
-  test('allows when every scope allows', () => {
-    expect(decideLoginThrottle([{ policy, state: null }, { policy, state: fail(1) }], at(1))).toEqual({ ok: true })
+describe('decideLoginThrottle (windows already counting this attempt)', () => {
+  test('allows while every counted subject is within its maximum', () => {
+    expect(decideLoginThrottle([{ policy, after: fail(3) }, { policy, after: fail(1) }], at(1))).toEqual({ ok: true })
   })
 
-  test('refuses when any scope refuses, with the longest wait', () => {
-    const early = fail(3, t0)
-    const late = fail(3, at(100))
-    expect(decideLoginThrottle([{ policy, state: early }, { policy, state: late }], at(200))).toEqual({ ok: false, retryAfterSeconds: 500 })
+  test('refuses when any subject is over, with the longest wait', () => {
+    const early = fail(4, t0)
+    const late = fail(4, at(100))
+    expect(decideLoginThrottle([{ policy, after: early }, { policy, after: late }], at(200))).toEqual({ ok: false, retryAfterSeconds: 500 })
   })
 
-  test('the shipped policy gives addresses more room than accounts', () => {
-    expect(LOGIN_THROTTLE.account.max).toBe(5)
-    expect(LOGIN_THROTTLE.address.max).toBeGreaterThan(LOGIN_THROTTLE.account.max)
+  test('a subject that was not counted (an earlier one refused) does not decide', () => {
+    expect(decideLoginThrottle([{ policy, after: fail(4) }, { policy, after: null }], at(1))).toEqual({ ok: false, retryAfterSeconds: 599 })
+    expect(decideLoginThrottle([{ policy, after: fail(1) }, { policy, after: null }], at(1))).toEqual({ ok: true })
+  })
+
+  test('the shipped policy: the address strictly, the account with five times the room', () => {
+    expect(LOGIN_THROTTLE.address).toEqual({ max: 10, windowSeconds: 900 })
+    expect(LOGIN_THROTTLE.account).toEqual({ max: 50, windowSeconds: 900 })
+    expect(SIGNUP_THROTTLE).toEqual({ max: 10, windowSeconds: 3600 })
+    expect(LONGEST_ACCOUNT_WINDOW_SECONDS).toBe(3600)
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { parseTimestampInput } from './time-input'
+import { parseTimestampInput, readTimestampInput } from './time-input'
 
 const iso = (v: string) => parseTimestampInput(v)?.toISOString() ?? null
 
@@ -27,5 +27,21 @@ describe('parseTimestampInput', () => {
     for (const v of ['2026-01-01T24:00:00Z', '2026-01-01T23:60:00Z', '2026-01-01T23:59:60Z', '2026-01-01T10:00:00+24:00', '2026-01-01T10:00:00+01:60']) {
       expect(iso(v)).toBeNull()
     }
+  })
+  test('accepts 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z once in UTC, and says which side a refusal is on', () => {
+    expect(iso('1970-01-01')).toBe('1970-01-01T00:00:00.000Z')
+    expect(iso('9999-12-31T23:59:59Z')).toBe('9999-12-31T23:59:59.000Z')
+    expect(iso('9999-12-31T23:59:59.999999999Z')).toBe('9999-12-31T23:59:59.999Z')
+    expect(iso('1970-01-01T01:00:00+01:00')).toBe('1970-01-01T00:00:00.000Z')
+    expect(iso('10000-01-01')).toBeNull()
+    for (const v of ['9999-12-31T23:59:59-23:59', '9999-12-31T23:00:00-01:00']) expect(readTimestampInput(v)).toEqual({ ok: false, reason: 'too_late' })
+    for (const v of ['0000-01-01', '0001-01-01', '0099-12-31', '1969-12-31T23:59:59Z', '1970-01-01T00:30:00+01:00']) {
+      expect(readTimestampInput(v)).toEqual({ ok: false, reason: 'too_early' })
+    }
+  })
+  test('judges February 29 by the year as written, also for years below 100', () => {
+    expect(readTimestampInput('0004-02-29')).toEqual({ ok: false, reason: 'too_early' })
+    expect(readTimestampInput('0100-02-29')).toEqual({ ok: false, reason: 'format' })
+    expect(readTimestampInput('2000-02-29').ok).toBe(true)
   })
 })

@@ -1,12 +1,21 @@
 // The signed-in account's API keys: create, rotate, activate, deactivate, change expiry and
 // delete (with a confirmation step). Every query is scoped to the session's account, so a
 // key id from another account is answered exactly like one that does not exist: 404.
+// New keys go only on self-serve plans, and at most MAX_KEYS_PER_ACCOUNT per account
+// (db/account-keys.ts counts and inserts under a lock on the account).
 
 import { Elysia } from 'elysia'
-import { deleteAccountKey, getAccountKey, rotateAccountKey, setAccountKeyExpiry, setAccountKeyStatus, type KeyName } from '../../db/account-keys'
-import { insertKey } from '../../db/keys'
-import { listPlans } from '../../db/plans'
-import { checkExpiry, checkKeyInput } from '../core/account-input'
+import {
+  createAccountKey,
+  deleteAccountKey,
+  getAccountKey,
+  rotateAccountKey,
+  setAccountKeyExpiry,
+  setAccountKeyStatus,
+  type KeyName,
+} from '../../db/account-keys'
+import { listSelfServePlans } from '../../db/plans'
+import { checkExpiry, checkKeyInput, DEFAULT_MAX_KEYS_PER_ACCOUNT } from '../core/account-input'
 import { isUuid } from '../core/ids'
 import { generateApiKey, hashSecret, keyHint, type RandomBytes } from '../core/keys'
 import { DeleteConfirmRow } from '../pages/key-row'
@@ -28,6 +37,7 @@ export function accountKeys(deps: AppDeps) {
   const web = accountWeb(deps)
   const view = dashboardView(deps)
   const { db, clock, random } = deps
+  const maxKeys = deps.maxKeysPerAccount ?? DEFAULT_MAX_KEYS_PER_ACCOUNT
 
   const missing = (request: Request, what: string) => web.refuse(request, 404, `Cannot ${what}: there is no such key in your account.`)
 
@@ -58,11 +68,16 @@ export function accountKeys(deps: AppDeps) {
         const g = await web.form(server, request, what)
         if (!g.ok) return g.response
         const typed = { name: g.form.get('name') ?? '', plan: g.form.get('plan') ?? '', expires: g.form.get('expires') ?? '' }
-        const input = checkKeyInput(typed, await listPlans(db), clock())
+        const input = checkKeyInput(typed, await listSelfServePlans(db), clock())
         if (!input.ok) return view.render(request, g, { form: { values: typed, errors: input.errors } }, 422)
         const minted = mintKey(random)
         const { name, plan, expiresAt } = input.value
-        await insertKey(db, { accountId: g.session.accountId, planId: plan.id, name, keyHash: minted.keyHash, prefix: minted.prefix, last4: minted.last4, expiresAt })
+        const key = { accountId: g.session.accountId, planId: plan.id, name, keyHash: minted.keyHash, prefix: minted.prefix, last4: minted.last4, expiresAt }
+        const created = await createAccountKey(db, key, maxKeys)
+        if (!created.ok) {
+          const error = `You already have ${created.count} keys, the most an account can have (${maxKeys}). Delete a key you no longer use to create another.`
+          return view.render(request, g, { form: { values: typed, errors: { keys: error } } }, 409)
+        }
         return view.done(request, g, { newKey: { name, key: minted.key, rotated: false } })
       },
       { parse: 'none', detail: { hide: true } },

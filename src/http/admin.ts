@@ -1,21 +1,25 @@
 // The operator API: plans and keys, behind ADMIN_TOKEN. Disabled (404) when no token is set.
+// Every field is checked before the database is touched (422 naming the field), and an
+// account is created only together with its key (one transaction), so a refused or failed
+// create leaves nothing behind. Operators may put a key on any plan, self-serve or not, and
+// are not held to MAX_KEYS_PER_ACCOUNT (see docs/api.md, "Operator API and CLI").
 
 import { timingSafeEqual } from 'node:crypto'
 import { Elysia } from 'elysia'
 import type { Static, TSchema } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { ensureAccount } from '../../db/accounts'
-import { getKey, getMonthUsage, insertKey, updateKey, type KeyRecord } from '../../db/keys'
-import { getPlanByName, listPlans, upsertPlan } from '../../db/plans'
+import { getKey, getMonthUsage, insertKeyForEmail, updateKey, type KeyRecord } from '../../db/keys'
+import { getPlanByName, listPlans, upsertPlan, type PlanRecord } from '../../db/plans'
 import { listRecentTasks } from '../../db/tasks'
 import { HttpError } from '../core/errors'
 import { isUuid } from '../core/ids'
 import { generateApiKey, hashSecret, keyHint } from '../core/keys'
 import { formatTimestamp, monthKey, nextMonthStart } from '../core/month'
-import { parseTimestampInput } from '../core/time-input'
+import { readTimestampInput } from '../core/time-input'
+import { CONTROL, DEFAULT_KEY_NAME } from '../core/account-input'
 import { isToolId } from '../../common/tools'
 import type { Db } from '../../db/client'
-import { KeyInput, KeyPatch, PlanInput } from './api-schemas'
+import { KeyInput, KeyPatch, PLAN_NAME_PATTERN, PlanInput } from './api-schemas'
 import { orThrow, readJson as readJsonBody } from './body'
 import type { AppDeps } from './deps'
 import { json } from './json'
@@ -40,26 +44,55 @@ async function readJson(request: Request, what: string): Promise<unknown> {
   return orThrow(await readJsonBody(request, MAX_ADMIN_BODY), what)
 }
 
+/** A value typed by someone, quoted in an error: at most 64 characters of it. */
+const shown = (value: string) => (value.length > 64 ? `${value.slice(0, 64)}…` : value)
+
 function expiryInput(value: string | null | undefined, what: string): Date | null | undefined {
   if (value === undefined || value === null) return value
-  const d = parseTimestampInput(value)
-  if (!d) throw new HttpError(422, `${what}: expires_at must be an ISO 8601 timestamp such as 2027-01-31T00:00:00Z, got '${value}'`)
-  return d
+  const d = readTimestampInput(value)
+  if (d.ok) return d.value
+  if (d.reason === 'format') throw new HttpError(422, `${what}: expires_at must be an ISO 8601 timestamp such as 2027-01-31T00:00:00Z, got '${shown(value)}'`)
+  throw new HttpError(422, `${what}: expires_at must lie between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z once in UTC, got '${shown(value)}'`)
 }
 
+/**
+ * Text an operator typed that is stored: PostgreSQL cannot store U+0000 or unpaired UTF-16
+ * surrogates, and control characters and line breaks have no place in a name or an address.
+ */
+function textInput(value: string, field: string, what: string): string {
+  if (CONTROL.test(value)) throw new HttpError(422, `${what}: ${field}: must not contain control characters or line breaks`)
+  if (!value.isWellFormed()) throw new HttpError(422, `${what}: ${field}: must not contain unpaired UTF-16 surrogates`)
+  return value
+}
+
+function keyNameInput(value: string | undefined, what: string): string {
+  if (value === undefined) return DEFAULT_KEY_NAME
+  const name = textInput(value, 'name', what).trim()
+  if (name === '') throw new HttpError(422, `${what}: name: must not be blank`)
+  return name
+}
+
+const PLAN_NAME = new RegExp(PLAN_NAME_PATTERN)
+
 async function planIdByName(db: Db, name: string, what: string): Promise<number> {
-  const plan = await getPlanByName(db, name)
+  // A name no plan can have is not looked up (it may hold what the database cannot take).
+  const plan = PLAN_NAME.test(name) ? await getPlanByName(db, name) : null
   if (plan) return plan.id
   const names = (await listPlans(db)).map((p) => p.name).join(', ')
-  throw new HttpError(422, `${what}: unknown plan '${name}' (plans: ${names})`)
+  throw new HttpError(422, `${what}: unknown plan '${shown(name)}' (plans: ${names})`)
 }
+
+const planView = (p: PlanRecord) => ({ id: p.id, name: p.name, monthly_limit: p.monthlyLimit, self_serve: p.selfServe })
 
 /** `?tool=&limit=` of GET /api/admin/tasks: a known tool or none, 1–100 tasks (20 when absent). */
 export function taskListQuery(query: Record<string, string | undefined>): { tool: string | undefined; limit: number } {
   const what = 'Cannot list tasks'
   const { tool, limit } = query
-  if (tool !== undefined && !isToolId(tool)) throw new HttpError(422, `${what}: unknown tool '${tool}'`)
-  if (limit !== undefined && !/^(?:[1-9]\d?|100)$/.test(limit)) throw new HttpError(422, `${what}: limit must be a whole number from 1 to 100, got '${limit}'`)
+  // A parameter given twice arrives as an array: refused like any other value that is not one of the allowed.
+  if (tool !== undefined && !(typeof tool === 'string' && isToolId(tool))) throw new HttpError(422, `${what}: unknown tool '${shown(String(tool))}'`)
+  if (limit !== undefined && !(typeof limit === 'string' && /^(?:[1-9]\d?|100)$/.test(limit))) {
+    throw new HttpError(422, `${what}: limit must be a whole number from 1 to 100, got '${shown(String(limit))}'`)
+  }
   return { tool, limit: limit === undefined ? 20 : Number(limit) }
 }
 
@@ -90,13 +123,13 @@ export function adminApi(deps: AppDeps) {
         throw new HttpError(401, 'Operator token required: send Authorization: Bearer <ADMIN_TOKEN>', { 'www-authenticate': 'Bearer' })
       }
     })
-    .get('/plans', async () => json((await listPlans(db)).map((p) => ({ id: p.id, name: p.name, monthly_limit: p.monthlyLimit }))), { detail: operations.listPlans })
+    .get('/plans', async () => json((await listPlans(db)).map(planView)), { detail: operations.listPlans })
     .post(
       '/plans',
       async ({ request }) => {
         const input = checkPlan(await readJson(request, 'Cannot save plan'), 'Cannot save plan')
-        const plan = await upsertPlan(db, { name: input.name, monthlyLimit: input.monthly_limit })
-        return json({ id: plan.id, name: plan.name, monthly_limit: plan.monthlyLimit }, 201)
+        const plan = await upsertPlan(db, { name: input.name, monthlyLimit: input.monthly_limit, ...(input.self_serve === undefined ? {} : { selfServe: input.self_serve }) })
+        return json(planView(plan), 201)
       },
       { parse: 'none', detail: operations.savePlan },
     )
@@ -105,20 +138,13 @@ export function adminApi(deps: AppDeps) {
       async ({ request }) => {
         const what = 'Cannot create key'
         const input = checkKey(await readJson(request, what), what)
+        const email = textInput(input.email, 'email', what)
+        const name = keyNameInput(input.name, what)
         const expiresAt = expiryInput(input.expires_at, what) ?? null
         const planId = await planIdByName(db, input.plan, what)
-        const account = await ensureAccount(db, input.email)
         const key = generateApiKey(random)
         const hint = keyHint(key)
-        const id = await insertKey(db, {
-          accountId: account.id,
-          planId,
-          name: input.name ?? 'default',
-          keyHash: hashSecret(key),
-          prefix: hint.prefix,
-          last4: hint.last4,
-          expiresAt,
-        })
+        const { id } = await insertKeyForEmail(db, email, { planId, name, keyHash: hashSecret(key), prefix: hint.prefix, last4: hint.last4, expiresAt })
         const record = (await getKey(db, id))!
         const view = keyView(record)
         return json({ id, key, prefix: view.prefix, plan: view.plan, status: view.status, expires_at: view.expires_at, name: view.name, email: view.email }, 201)

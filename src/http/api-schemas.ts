@@ -112,10 +112,19 @@ export function resultsComponents(): Record<string, TSchema> {
 
 // --- Operator API --------------------------------------------------------------------------
 
+/** What a plan's name may be: lower-case letters, digits, `-` and `_`. */
+export const PLAN_NAME_PATTERN = '^[a-z0-9][a-z0-9_-]*$'
+
 export const PlanInput = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9_-]*$' }),
+    name: Type.String({ minLength: 1, maxLength: 64, pattern: PLAN_NAME_PATTERN }),
     monthly_limit: Type.Integer({ minimum: 0, maximum: 2_000_000_000, description: 'Counted fetches allowed per UTC calendar month.' }),
+    self_serve: Type.Optional(
+      Type.Boolean({
+        description:
+          'Whether accounts may choose the plan for their own keys on the dashboard. Left out: `false` for a new plan, unchanged for an existing one. Operators can put a key on any plan either way.',
+      }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -123,14 +132,20 @@ export const PlanInput = Type.Object(
 export const KeyStatusSchema = Type.Union([Type.Literal('active'), Type.Literal('inactive')])
 
 const ExpiryInput = Type.Union([Type.String(), Type.Null()], {
-  description: 'ISO 8601 timestamp (e.g. `2027-01-31T00:00:00Z`, or a date for midnight UTC); null for no expiry. The key stops working at that instant.',
+  description:
+    'ISO 8601 timestamp (e.g. `2027-01-31T00:00:00Z`, or a date for midnight UTC) from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z once in UTC; null for no expiry. The key stops working at that instant.',
 })
 
 export const KeyInput = Type.Object(
   {
-    email: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+$', description: 'Account the key belongs to; created when it does not exist.' }),
-    plan: Type.String({ minLength: 1, description: 'Name of an existing plan.' }),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A label for the key (default `default`).' })),
+    email: Type.String({
+      minLength: 3,
+      maxLength: 254,
+      pattern: '^[^@\\s]+@[^@\\s]+$',
+      description: 'Account the key belongs to; created (together with the key) when it does not exist. No control characters.',
+    }),
+    plan: Type.String({ minLength: 1, description: 'Name of an existing plan, self-serve or not.' }),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A label for the key (default `default`); trimmed, not blank, no control characters or line breaks.' })),
     expires_at: Type.Optional(ExpiryInput),
   },
   { additionalProperties: false },
@@ -140,13 +155,18 @@ export const KeyPatch = Type.Object(
   {
     status: Type.Optional(KeyStatusSchema),
     expires_at: Type.Optional(ExpiryInput),
-    plan: Type.Optional(Type.String({ minLength: 1, description: 'Name of an existing plan.' })),
+    plan: Type.Optional(Type.String({ minLength: 1, description: 'Name of an existing plan, self-serve or not.' })),
   },
   { additionalProperties: false },
 )
 
 export const Plan = Type.Object(
-  { id: Type.Integer(), name: Type.String(), monthly_limit: Type.Integer({ minimum: 0 }) },
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    monthly_limit: Type.Integer({ minimum: 0 }),
+    self_serve: Type.Boolean({ description: 'Whether accounts may choose it on the dashboard.' }),
+  },
   { additionalProperties: false },
 )
 

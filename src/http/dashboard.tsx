@@ -4,6 +4,7 @@
 import { Elysia } from 'elysia'
 import { readDashboard } from '../../db/dashboard'
 import { openFlash, sealFlash } from '../core/flash'
+import { DEFAULT_MAX_KEYS_PER_ACCOUNT } from '../core/account-input'
 import { monthKey } from '../core/month'
 import { DashboardPage, KeysPanel, type NewKey, type PanelProps } from '../pages/dashboard'
 import { accountWeb, type SignedIn } from './account-web'
@@ -13,7 +14,7 @@ import { htmlPage, withCookies } from './page'
 import { cookieOptions, COOKIES, deleteCookie, requestCookies } from './web-session'
 import { serializeCookie } from '../core/cookies'
 
-export type PanelExtras = Omit<PanelProps, 'csrfToken' | 'now' | 'plans' | 'keys'>
+export type PanelExtras = Omit<PanelProps, 'csrfToken' | 'now' | 'plans' | 'keys' | 'maxKeys'>
 
 /** What a no-JavaScript form leaves for the page it redirects to. */
 interface Flash {
@@ -37,12 +38,13 @@ function readFlash(request: Request, s: SignedIn): Flash | null {
 
 export function dashboardView(deps: AppDeps) {
   const { db, clock, random, assets } = deps
+  const maxKeys = deps.maxKeysPerAccount ?? DEFAULT_MAX_KEYS_PER_ACCOUNT
 
   /** The dashboard (or, for htmx, its keys panel) as of now, with the given extras. */
   async function render(request: Request, s: SignedIn, extras: PanelExtras = {}, status = 200, cookies: string[] = []): Promise<Response> {
     const now = clock()
     const data = await readDashboard(db, { accountId: s.session.accountId, month: monthKey(now) })
-    const props: PanelProps = { csrfToken: s.csrfToken, now, plans: data.plans, keys: data.keys, ...extras }
+    const props: PanelProps = { csrfToken: s.csrfToken, now, plans: data.plans, keys: data.keys, maxKeys, ...extras }
     const allCookies = [...s.cookies, ...cookies]
     if (isHtmx(request)) {
       const fragment = (

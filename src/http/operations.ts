@@ -146,7 +146,7 @@ export const listPlans = operation({
   summary: 'List plans',
   ...OPERATOR,
   responses: {
-    200: { description: 'Every plan.', content: json({ type: 'array', items: schemaRef('Plan') }) },
+    200: { description: 'Every plan, self-serve or not.', content: json({ type: 'array', items: schemaRef('Plan') }) },
     401: operator401,
     404: disabled(),
   },
@@ -154,10 +154,11 @@ export const listPlans = operation({
 
 export const savePlan = operation({
   operationId: 'savePlan',
-  summary: 'Create a plan or set its limit',
-  description: 'Creates the plan, or changes the monthly limit of the plan with this name. A new limit applies at once to every key on the plan.',
+  summary: 'Create a plan or change it',
+  description:
+    'Creates the plan, or changes the monthly limit (and, when `self_serve` is sent, the visibility) of the plan with this name. A new limit applies at once to every key on the plan. A new plan is not self-serve unless `self_serve` is `true`: accounts cannot choose it on the dashboard, and only an operator can put keys on it. Keys already on a plan stay on it when it stops being self-serve.',
   ...OPERATOR,
-  requestBody: { required: true, content: json(schemaRef('PlanInput'), { example: { name: 'pro', monthly_limit: 100000 } }) },
+  requestBody: { required: true, content: json(schemaRef('PlanInput'), { example: { name: 'team', monthly_limit: 100000, self_serve: false } }) },
   responses: {
     201: { description: 'The plan as saved.', content: json(schemaRef('Plan')) },
     ...bodyErrors('Cannot save plan', ADMIN_BODY_BYTES, {
@@ -170,7 +171,8 @@ export const savePlan = operation({
 export const createKey = operation({
   operationId: 'createKey',
   summary: 'Create a key',
-  description: 'Creates an API key on a plan for the account with this email, creating the account when it does not exist. The key itself is in this response only; the service stores its SHA-256.',
+  description:
+    'Creates an API key on any plan (self-serve or not) for the account with this email, creating the account when it does not exist, in one transaction: a refused key leaves no account behind. Operators are not held to MAX_KEYS_PER_ACCOUNT (their keys still count towards it for the account’s own creates). The key itself is in this response only; the service stores its SHA-256.',
   ...OPERATOR,
   requestBody: { required: true, content: json(schemaRef('KeyInput'), { example: { email: 'ops@example.com', plan: 'free', name: 'ci', expires_at: '2027-01-31T00:00:00Z' } }) },
   responses: {
@@ -178,6 +180,11 @@ export const createKey = operation({
     ...bodyErrors('Cannot create key', ADMIN_BODY_BYTES, {
       unknownPlan: { summary: 'No such plan', error: "Cannot create key: unknown plan 'gold' (plans: free, pro, business)" },
       expiry: { summary: 'Not a timestamp', error: "Cannot create key: expires_at must be an ISO 8601 timestamp such as 2027-01-31T00:00:00Z, got 'tomorrow'" },
+      expiryRange: {
+        summary: 'A timestamp outside 1970–9999 (UTC)',
+        error: "Cannot create key: expires_at must lie between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z once in UTC, got '9999-12-31T23:59:59-23:59'",
+      },
+      control: { summary: 'A control character in a text field', error: 'Cannot create key: email: must not contain control characters or line breaks' },
     }),
     404: disabled(),
   },

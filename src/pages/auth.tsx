@@ -1,5 +1,6 @@
-// The sign-up and log-in pages: plain HTML forms (no htmx), which post, and on success are
-// redirected (303) to the dashboard. Each carries the CSRF token in a hidden field.
+// The sign-up and log-in pages: plain HTML forms (no htmx), which post; a log-in is redirected
+// (303) to the dashboard, a sign-up is answered with the log-in page and a notice. Each
+// carries the CSRF token in a hidden field.
 
 import type { AssetStore } from '../http/assets'
 import { CSRF_FIELD } from '../http/web-session'
@@ -12,8 +13,10 @@ export interface CredentialsPageProps {
   csrfToken: string
   email?: string
   errors?: FieldErrors<'email' | 'password'>
-  /** A message about the whole form (wrong credentials, throttled, email taken). */
+  /** A message about the whole form (wrong credentials, throttled). */
   error?: string
+  /** A message that is not an error (after a sign-up: log in now). */
+  notice?: string
 }
 
 function FieldError(props: { id: string; message: string | undefined }): JSX.Element {
@@ -86,6 +89,15 @@ function FormError(props: { message: string | undefined }): JSX.Element {
   )
 }
 
+function Notice(props: { message: string | undefined }): JSX.Element {
+  if (!props.message) return ''
+  return (
+    <p class="notice" role="status" safe>
+      {props.message}
+    </p>
+  )
+}
+
 export function SignupPage(props: CredentialsPageProps): JSX.Element {
   return (
     <Layout title="Sign up" assets={props.assets}>
@@ -107,6 +119,7 @@ export function LoginPage(props: CredentialsPageProps): JSX.Element {
     <Layout title="Log in" assets={props.assets}>
       <section class="card narrow" aria-labelledby="page-title">
         <h1 id="page-title">Log in</h1>
+        <Notice message={props.notice} />
         <FormError message={props.error} />
         <CredentialsForm {...props} action="/login" submit="Log in" />
         <p>

@@ -25,14 +25,18 @@ export interface NewKey {
 
 export interface KeyFormState {
   values: { name: string; plan: string; expires: string }
-  errors: FieldErrors<'name' | 'plan' | 'expires'>
+  /** Per field, and `keys` when the account already has as many keys as it may. */
+  errors: FieldErrors<'name' | 'plan' | 'expires' | 'keys'>
 }
 
 export interface PanelProps {
   csrfToken: string
   now: Date
+  /** The plans an account may choose (self-serve). */
   plans: Plan[]
   keys: DashboardKey[]
+  /** How many keys an account may have (MAX_KEYS_PER_ACCOUNT). */
+  maxKeys: number
   newKey?: NewKey | null
   /** A short confirmation of what just happened, e.g. "Key “ci” deleted." */
   notice?: string | null
@@ -92,6 +96,13 @@ function CreateKeyForm(props: { plans: Plan[]; csrfToken: string; form?: KeyForm
   return (
     <form method="post" action="/dashboard/keys" hx-post="/dashboard/keys" class="create-key">
       <Csrf token={props.csrfToken} />
+      {errors.keys ? (
+        <p class="field-error" id="key-keys-error" safe>
+          {errors.keys}
+        </p>
+      ) : (
+        ''
+      )}
       <div class="field">
         <label for="key-name">Name</label>
         <input
@@ -134,7 +145,9 @@ function CreateKeyForm(props: { plans: Plan[]; csrfToken: string; form?: KeyForm
         {fieldError('expires')}
       </div>
       <div class="field submit">
-        <button type="submit">Create key</button>
+        <button type="submit" aria-describedby={errors.keys ? 'key-keys-error' : undefined}>
+          Create key
+        </button>
       </div>
     </form>
   )
@@ -158,6 +171,11 @@ export function KeysPanel(props: PanelProps): JSX.Element {
       )}
       <section aria-labelledby="create-key-title">
         <h3 id="create-key-title">Create a key</h3>
+        <p class="muted" id="key-count" safe>
+          {keys.length >= props.maxKeys
+            ? `You have ${keys.length} keys, the most an account can have (${props.maxKeys}): delete one to create another.`
+            : `You have ${keys.length} of at most ${props.maxKeys} keys.`}
+        </p>
         <CreateKeyForm plans={props.plans} csrfToken={csrfToken} form={props.form} />
       </section>
       <section aria-labelledby="keys-title">

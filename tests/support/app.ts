@@ -4,7 +4,7 @@
 import { createApp, type AppDeps } from '../../src/app'
 import { buildAssets } from '../../src/build-assets'
 import { createAssetStore, type AssetStore } from '../../src/http/assets'
-import { generateSigningKey, responseSigner } from '../../src/signing'
+import { generateSigningKey, keyProtector, responseSigner, type KeyProtector } from '../../src/signing'
 import { hashSecret, generateApiKey, keyHint } from '../../src/core/keys'
 import { ensureAccount } from '../../db/accounts'
 import { insertKey } from '../../db/keys'
@@ -21,6 +21,14 @@ export function testAssets(): Promise<AssetStore> {
 /** One signing key per test process. */
 export const testSigningKey = generateSigningKey()
 
+/** The secret test databases' signing keys are encrypted with. */
+export const TEST_SIGNING_SECRET = 'test-signing-key-secret-0123456789abcdef'
+let protectorPromise: Promise<KeyProtector> | undefined
+export function testKeyProtector(): Promise<KeyProtector> {
+  protectorPromise ??= keyProtector(TEST_SIGNING_SECRET, 'the tests\' secret')
+  return protectorPromise
+}
+
 export const random = (n: number) => crypto.getRandomValues(new Uint8Array(n))
 
 /** A clock the test sets; starts at a fixed instant. */
@@ -33,7 +41,7 @@ export function fixedClock(start = '2026-11-15T12:00:00Z') {
 
 export async function buildTestApp(db: Db, overrides: Partial<AppDeps> = {}) {
   const clock = fixedClock()
-  const deps: AppDeps = { db, clock, random, trustedProxies: [], assets: await testAssets(), signer: responseSigner(await currentSigningKey(db, () => testSigningKey).catch(() => testSigningKey)), ...overrides }
+  const deps: AppDeps = { db, clock, random, trustedProxies: [], assets: await testAssets(), signer: responseSigner(await currentSigningKey(db, { generate: () => testSigningKey, protector: await testKeyProtector() }).catch(() => testSigningKey)), ...overrides }
   return { app: createApp(deps), clock, deps }
 }
 

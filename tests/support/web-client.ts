@@ -72,10 +72,13 @@ export class WebClient {
     return this.get(to)
   }
 
+  /** Signs up, then logs in as a person does on the page a sign-up answers with. */
   async signUp(email: string, password = 'correct horse battery'): Promise<Response> {
     await this.get('/signup')
-    const res = await this.post('/signup', { email, password })
-    if (res.status !== 303) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`)
+    const signedUp = await this.post('/signup', { email, password })
+    if (signedUp.status !== 200 || !this.html.includes('action="/login"')) throw new Error(`sign-up failed: ${signedUp.status} ${await signedUp.text()}`)
+    const res = await this.post('/login', { email, password })
+    if (res.status !== 303) throw new Error(`log-in after sign-up failed: ${res.status} ${await res.text()}`)
     await this.follow(res)
     return res
   }

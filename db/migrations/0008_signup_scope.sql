@@ -1,0 +1,2 @@
+ALTER TABLE "rate_windows" DROP CONSTRAINT "rate_windows_scope_valid";--> statement-breakpoint
+ALTER TABLE "rate_windows" ADD CONSTRAINT "rate_windows_scope_valid" CHECK ("rate_windows"."scope" in ('login_account', 'login_address', 'task_create', 'task_miss', 'signup_address'));

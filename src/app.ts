@@ -19,6 +19,7 @@ import { sessionPages } from './http/sessions'
 import { dashboardPages } from './http/dashboard'
 import { accountKeys } from './http/account-keys'
 import { toolsPages } from './http/tools'
+import { withSecurityHeaders } from './http/page'
 
 export type { AppDeps } from './http/deps'
 
@@ -30,10 +31,17 @@ export function createApp(deps: AppDeps) {
       if (deps.log) started.set(request, performance.now())
     })
     .onError(({ code, error, request }) => {
-      const response = errorFor(code, error, request)
+      const response = withSecurityHeaders(errorFor(code, error, request))
       // onAfterResponse does not see responses made here; remember the status for the log line.
       errorStatus.set(request, response.status)
       return response
+    })
+    // Every HTML page gets its CSP, nosniff, Referrer-Policy and (unless it may be framed)
+    // X-Frame-Options, where the route did not set its own (src/http/page.ts).
+    .onAfterHandle({ as: 'global' }, ({ responseValue, set }) => {
+      if (responseValue instanceof Response) withSecurityHeaders(responseValue)
+      // Values Elysia turns into a response itself (e.g. /openapi.json) are never HTML here.
+      else set.headers['x-content-type-options'] = 'nosniff'
     })
     .onAfterResponse(({ request, set, responseValue }) => {
       if (!deps.log) return

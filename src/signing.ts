@@ -1,8 +1,11 @@
 // Ed25519 signing keys for task responses: generation, the JWK form (RFC 8037) with an
-// RFC 7638 thumbprint as kid, and the signer the app uses. Keys live in the database
-// (db/signing-keys.ts) so every instance signs alike.
+// RFC 7638 thumbprint as kid, the signer the app uses, and the encryption of the private key
+// at rest. Keys live in the database (db/signing-keys.ts) so every instance signs alike; the
+// private key is stored there only encrypted, with a key derived from a secret the database
+// does not hold (src/signing-secret.ts), so reading the database is not enough to forge a
+// signed result.
 
-import { createHash, createPrivateKey, generateKeyPairSync, sign } from 'node:crypto'
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign } from 'node:crypto'
 import type { SigningKeyRow } from '../db/signing-keys'
 import { protectedHeader, signDetached } from './core/jws'
 
@@ -28,4 +31,74 @@ export function responseSigner(row: SigningKeyRow): ResponseSigner {
   const key = createPrivateKey(row.privatePkcs8)
   const header = protectedHeader(row.kid)
   return { kid: row.kid, sign: (body) => signDetached(header, body, (data) => new Uint8Array(sign(null, data, key))) }
+}
+
+/** Whether a private key (PEM) belongs to a public JWK's `x`. */
+export function privateKeyMatches(privatePkcs8: string, publicJwk: Record<string, unknown>): boolean {
+  const jwk = createPublicKey(createPrivateKey(privatePkcs8)).export({ format: 'jwk' }) as { x?: string }
+  return typeof publicJwk.x === 'string' && jwk.x === publicJwk.x
+}
+
+/**
+ * The stored form of an encrypted private key: `enc:v1:<iv>:<ciphertext>` (base64url), AES-256-GCM
+ * (the ciphertext ends with the 16-byte tag) under a key derived from the secret with HKDF-SHA-256,
+ * with `enc:v1:<kid>` as additional data, so a ciphertext cannot be moved to another key's row.
+ */
+export const SEALED_PREFIX = 'enc:'
+const V1 = 'enc:v1'
+
+/** Raised when a stored key cannot be read; its message says what to do. */
+export class SigningKeyError extends Error {}
+
+export interface KeyProtector {
+  /** Where the secret came from, for messages (never the secret itself). */
+  readonly source: string
+  /** What the database stores for a private key. */
+  seal(kid: string, privatePkcs8: string): Promise<string>
+  /** The private key (PEM) from what the database stores. Throws SigningKeyError. */
+  open(kid: string, stored: string): Promise<string>
+}
+
+const utf8 = (s: string) => new TextEncoder().encode(s)
+const b64url = (b: ArrayBuffer | Uint8Array) => Buffer.from(b instanceof Uint8Array ? b : new Uint8Array(b)).toString('base64url')
+
+/** A protector for a secret (at least 32 characters; src/signing-secret.ts checks). */
+export async function keyProtector(secret: string, source: string): Promise<KeyProtector> {
+  const base = await crypto.subtle.importKey('raw', utf8(secret), 'HKDF', false, ['deriveKey'])
+  const key = await crypto.subtle.deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt: utf8('antibot signing_keys.private_pkcs8'), info: utf8('AES-256-GCM v1') },
+    base,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    ['encrypt', 'decrypt'],
+  )
+  return {
+    source,
+    async seal(kid, privatePkcs8) {
+      const iv = crypto.getRandomValues(new Uint8Array(12))
+      const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: utf8(`${V1}:${kid}`) }, key, utf8(privatePkcs8))
+      return `${V1}:${b64url(iv)}:${b64url(sealed)}`
+    },
+    async open(kid, stored) {
+      if (!stored.startsWith(SEALED_PREFIX)) throw new SigningKeyError(`Cannot start: the signing key ${kid} is stored in plain text (it should have been encrypted at start-up)`)
+      const parts = stored.split(':')
+      if (`${parts[0]}:${parts[1]}` !== V1) {
+        throw new SigningKeyError(`Cannot start: the signing key ${kid} is stored as '${parts.slice(0, 2).join(':')}', which this version of the service cannot read (was it written by a newer one?)`)
+      }
+      const iv = parts.length === 4 ? Buffer.from(parts[2]!, 'base64url') : null
+      const sealed = parts.length === 4 ? Buffer.from(parts[3]!, 'base64url') : null
+      if (!iv || !sealed || iv.length !== 12 || sealed.length < 17) throw new SigningKeyError(`Cannot start: the signing key ${kid} is stored in a damaged form (expected ${V1}:<iv>:<ciphertext>)`)
+      let plain: ArrayBuffer
+      try {
+        plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: new Uint8Array(iv), additionalData: utf8(`${V1}:${kid}`) }, key, new Uint8Array(sealed))
+      } catch {
+        throw new SigningKeyError(
+          `Cannot start: the signing key ${kid} in the database cannot be decrypted with ${source}. ` +
+            'The database was set up with another secret: give this instance the same SIGNING_KEY_SECRET or SIGNING_KEY_SECRET_FILE as the instances that created the key (or restore the secret it was made with). ' +
+            'A lost secret cannot be recovered: to start over, delete the keys (DELETE FROM signing_keys) and a new one is made at the next start; results signed before can then no longer be verified against /.well-known/jwks.json.',
+        )
+      }
+      return new TextDecoder().decode(plain)
+    },
+  }
 }

@@ -7,6 +7,7 @@ import { readNonce } from '../../db/nonces'
 import type { Cidr } from '../core/ip'
 import { formatTimestamp } from '../core/month'
 import { isNonce } from '../core/nonce'
+import { redactHeaderValue, redactUrl } from '../core/redact'
 import type { ServerObservation } from '../core/tools/observation'
 import { proxyFingerprintEvidence, type ProxyHeaderMap } from '../evidence/proxy-fingerprints'
 import { observeRequest, peerIsTrustedProxy } from './client-ip'
@@ -43,5 +44,26 @@ export async function observeSubmission(
   // The page asks for its report after it has submitted: its nonce is used by then, and that
   // is the normal case for a report.
   const state = args.purpose === 'report' && read.state === 'used' ? 'valid' : read.state
-  return withProxy({ ...base, nonce: state, evidence: read.evidence })
+  const dropped = Object.keys(read.dropped).length ? { evidenceDropped: read.dropped } : {}
+  return withProxy({ ...base, nonce: state, evidence: withoutCredentials(read.evidence), ...dropped })
+}
+
+/**
+ * The TLS listener's 'http1' and 'http2' records hold the request head the page (or a curl)
+ * sent it; they are stored with the task like the submitting request's headers, so the same
+ * rules apply: credential-bearing header values become `(redacted)`, names and order stay, and
+ * the path and User-Agent lose anything shaped like an API key.
+ */
+export function withoutCredentials(items: NonNullable<ServerObservation['evidence']>): NonNullable<ServerObservation['evidence']> {
+  return items.map((item) => {
+    const d = item.data
+    if ((item.kind !== 'http1' && item.kind !== 'http2') || typeof d !== 'object' || d === null || Array.isArray(d)) return item
+    const data: Record<string, unknown> = { ...(d as Record<string, unknown>) }
+    if (Array.isArray(data.headers)) {
+      data.headers = data.headers.map((h: unknown) => (Array.isArray(h) && typeof h[0] === 'string' && typeof h[1] === 'string' ? [h[0], redactHeaderValue(h[0], h[1]), ...h.slice(2)] : h))
+    }
+    if (typeof data.path === 'string') data.path = redactUrl(data.path)
+    if (typeof data.user_agent === 'string') data.user_agent = redactHeaderValue('user-agent', data.user_agent)
+    return { ...item, data }
+  })
 }

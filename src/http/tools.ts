@@ -6,11 +6,13 @@ import { TOOL_IDS, TOOLS, type ToolId } from '../../common/tools'
 import { IndexPage, NotFoundPage, ReportFragment, ToolPage } from '../pages/tools'
 import { requestClientIp } from './client-ip'
 import { issueNonce } from '../../db/nonces'
+import { fileListenerEvidence } from '../listeners/https-requests'
 import { generateNonce, NONCE_TTL_SECONDS } from '../core/nonce'
 import { randomBase62 } from '../core/keys'
 import { probeAsset } from './assets'
 import type { AppDeps } from './deps'
 import { errorResponse } from './json'
+import { PROBE_FRAME_CSP, toolPageCsp } from './page'
 import { readSubmission, submissionFailure } from './submission'
 import { IP_DATA_ATTRIBUTIONS } from '../evidence/ipdb'
 import { IP_DATA_TOOLS } from '../core/tools/ip-intel'
@@ -53,9 +55,20 @@ export function toolsPages(deps: AppDeps) {
       const nonce = generateNonce(random)
       const turnSecret = randomBase62(random, 24)
       await issueNonce(db, { nonce, tool: tool.id, turnSecret, now: clock(), ttlSeconds: NONCE_TTL_SECONDS })
+      // Loaded over the HTTPS listener: the handshake and HTTP/2 frames of this very connection
+      // go under the nonce now, so the page needs no second connection to be judged on them.
+      await fileListenerEvidence(db, request, nonce, clock())
       const page = await ToolPage({ tool, assets, script: scripts.get(tool.id)!, pageData: { 'data-nonce': nonce, 'data-turn-secret': turnSecret, ...listenerData }, credits: IP_DATA_TOOLS.has(tool.id) ? IP_DATA_ATTRIBUTIONS : [] })
       return new Response(page, {
-        headers: { ...HTML, 'cache-control': 'no-store', 'accept-ch': ACCEPT_CH, 'critical-ch': 'Sec-CH-DPR, Sec-CH-Viewport-Width' },
+        headers: {
+          ...HTML,
+          'cache-control': 'no-store',
+          'accept-ch': ACCEPT_CH,
+          'critical-ch': 'Sec-CH-DPR, Sec-CH-Viewport-Width',
+          'content-security-policy': toolPageCsp({ pageUrl: new URL(request.url), tlsPort: deps.evidence?.tlsPort, dnsZone: deps.evidence?.dnsZone }),
+          // The browsers' default, so the listeners see the Referer any site would get.
+          'referrer-policy': 'strict-origin-when-cross-origin',
+        },
       })
     })
     .post(
@@ -67,13 +80,14 @@ export function toolsPages(deps: AppDeps) {
           return errorResponse(status, error)
         }
         const { input } = read.submission
-        const r = input.results as { summary: Summary; checks: Check[]; verdict?: unknown; frameworks?: unknown }
+        const r = input.results as { summary: Summary; checks: Check[]; verdict?: unknown; frameworks?: unknown; handshake?: { tested?: unknown; reason?: unknown; httpsUrl?: unknown } }
         const html = await ReportFragment({
           tool: input.tool,
           summary: r.summary,
           checks: r.checks,
           verdict: typeof r.verdict === 'string' ? r.verdict : undefined,
           frameworks: Array.isArray(r.frameworks) ? r.frameworks.filter((f): f is string => typeof f === 'string') : undefined,
+          untestedHandshake: r.handshake?.tested === false ? { reason: String(r.handshake.reason ?? ''), httpsUrl: typeof r.handshake.httpsUrl === 'string' ? r.handshake.httpsUrl : null } : undefined,
         })
         return new Response(html, { headers: { ...HTML, 'cache-control': 'no-store' } })
       },
@@ -82,7 +96,8 @@ export function toolsPages(deps: AppDeps) {
     // An empty page of this origin for bot-detector's storage-partitioning probe
     // (probes/signals/storage-partition.ts), framed under a data: frame: the one page here
     // any site may frame, since it holds nothing and does nothing.
-    .get('/probe/frame', () => new Response(PROBE_FRAME, { headers: { ...HTML, 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' } }), { detail: { hide: true } })
+    // Its policy has no frame-ancestors, and it gets no X-Frame-Options (src/http/page.ts).
+    .get('/probe/frame', () => new Response(PROBE_FRAME, { headers: { ...HTML, 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff', 'content-security-policy': PROBE_FRAME_CSP } }), { detail: { hide: true } })
 }
 
 const PROBE_FRAME = '<!doctype html><meta charset="utf-8"><title>Antibot probe frame</title>'

@@ -171,7 +171,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'antibot-bench-'))
 try {
   const baseline = await spawnServer([bun, join(import.meta.dir, 'baseline.ts'), pgUrl], {}, /baseline listening on (\S+)/)
   stoppers.push(baseline.stop)
-  const service = await spawnServer([bun, 'src/main.ts'], { DATABASE_URL: pgUrl, PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: 'false', DATA_DIR: tmp }, /listening on (http:\/\/[\d.]+:\d+)/)
+  const service = await spawnServer([bun, 'src/main.ts'], { DATABASE_URL: pgUrl, SIGNING_KEY_SECRET: 'bench-signing-key-secret-0123456789abcdef', PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: 'false', DATA_DIR: tmp }, /listening on (http:\/\/[\d.]+:\d+)/)
   stoppers.push(service.stop)
   const pgSummary = await measure('postgres', { baseline: baseline.url, service: service.url }, pgData)
   const half = { get: Math.round(pgSummary.service!.getRps / 2), post: Math.round(pgSummary.service!.postRps / 2) }

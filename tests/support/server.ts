@@ -3,7 +3,9 @@
 // (or DATABASE_URL when given), and an operator token so tests can make keys over HTTP.
 // The STUN/TURN listener is off unless a test passes STUN_PORT (its default, 3478, would be
 // shared by every server the tests start at once); so are fingerprint headers from proxies
-// unless a test passes TLS_FINGERPRINT_HEADERS (and TRUSTED_PROXIES).
+// unless a test passes TLS_FINGERPRINT_HEADERS (and TRUSTED_PROXIES). The HTTPS listener runs
+// as the service's default has it (with PORT=0, on a free port of its own, self-signed in the
+// temporary DATA_DIR): `tlsUrl` is its address; TLS_PORT=off turns it off.
 
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -13,6 +15,10 @@ import { fileURLToPath } from 'node:url'
 
 export interface RunningServer {
   baseUrl: string
+  /** The HTTPS listener, e.g. https://127.0.0.1:40123; null when a test turned it off. */
+  tlsUrl: string | null
+  /** Its certificate (PEM file in the server's DATA_DIR); null when off. */
+  tlsCertFile: string | null
   adminToken: string
   /** Creates a key through the operator API and returns the secret. */
   makeKey(opts?: { email?: string; plan?: string }): Promise<string>
@@ -21,13 +27,30 @@ export interface RunningServer {
 }
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+export const E2E_SIGNING_SECRET = 'e2e-signing-key-secret-0123456789abcdef'
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'antibot-e2e-'))
   const adminToken = `e2e-admin-${Math.random().toString(36).slice(2)}-${Date.now()}`
+  // The service's TLS defaults, whatever the environment running the tests says.
+  const inherited = { ...process.env }
+  for (const name of ['TLS_PORT', 'TLS_CERT_FILE', 'TLS_KEY_FILE']) delete inherited[name]
   const child: ChildProcess = spawn(join(ROOT, 'node_modules/.bin/bun'), ['src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_REQUESTS: 'false', STUN_PORT: 'off', TLS_FINGERPRINT_HEADERS: '', ...env },
+    env: {
+      ...inherited,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN: adminToken,
+      LOG_REQUESTS: 'false',
+      STUN_PORT: 'off',
+      TLS_FINGERPRINT_HEADERS: '',
+      // On PostgreSQL the service needs the signing key's secret, the same for every instance
+      // on one database; on PGlite it makes its own in DATA_DIR unless a test gives one.
+      ...(env.DATABASE_URL ? { SIGNING_KEY_SECRET: E2E_SIGNING_SECRET } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''
@@ -48,8 +71,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       fail(new Error(`server exited with ${code}:\n${out}`))
     })
   })
+  // Printed in the same write as the HTTP address (src/main.ts).
+  const tlsUrl = /listening on (https:\/\/[\d.]+:\d+)/.exec(out)?.[1] ?? null
   return {
     baseUrl,
+    tlsUrl,
+    tlsCertFile: tlsUrl ? (env.TLS_CERT_FILE ?? join(dataDir, 'tls', 'cert.pem')) : null,
     adminToken,
     async makeKey(opts = {}) {
       const res = await fetch(`${baseUrl}/api/admin/keys`, {

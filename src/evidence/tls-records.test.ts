@@ -28,6 +28,25 @@ describe('evidence records', () => {
     expect(r.headers[0]![0]).toBe('Host')
   })
 
+  test('credentials are redacted before an http1 record is stored: names and order stay', () => {
+    const key = `ab_${'x'.repeat(32)}`
+    const r = http1Record({
+      version: 'HTTP/1.1',
+      method: 'GET',
+      target: `/tools/bot-detector?apikey=${key}`,
+      headers: [
+        { name: 'Host', value: 'a' },
+        { name: 'Cookie', value: 'ab_session=secret' },
+        { name: 'Proxy-Authorization', value: 'Basic dTpw' },
+      ],
+      bareLineFeeds: false,
+    } as Parameters<typeof http1Record>[0])
+    expect(r.headers.map((h) => h[0])).toEqual(['Host', 'Cookie', 'Proxy-Authorization'])
+    expect(JSON.stringify(r)).not.toContain('secret')
+    expect(JSON.stringify(r)).not.toContain('dTpw')
+    expect(r.path).not.toContain(key)
+  })
+
   test('rtt: microseconds become milliseconds, the PING round trip is the fastest answer', () => {
     expect(rttRecord(48, [0.41234, 0.2, 0.3], 'h2')).toEqual({ tcp_rtt_ms: 0.048, h2_ping_rtt_ms: 0.2, ping_samples: [0.412, 0.2, 0.3], transport: 'h2' })
     expect(rttRecord(null, [], 'h2')).toEqual({ tcp_rtt_ms: null, h2_ping_rtt_ms: null, ping_samples: [], transport: 'h2' })

@@ -2,6 +2,7 @@
 // 'http1'), built from the parsed wire formats, and the few bytes it answers with. Pure: the
 // listener (src/listeners/tls.ts) only moves bytes between the socket and these functions.
 
+import { redactHeaderValue, redactUrl } from '../core/redact'
 import { ByteWriter, concatBytes } from './bytes'
 import { akamaiFingerprint, H2_FRAME, type H2ClientStart } from './http2'
 import type { Http1RequestHead } from './http1'
@@ -92,6 +93,8 @@ export interface Http2Record {
   rtt?: RttRecord
 }
 
+const redactPath = (p: string | null) => (p === null ? null : redactUrl(p))
+
 export function http2Record(start: H2ClientStart): Http2Record {
   const ak = akamaiFingerprint(start)
   const field = (name: string) => start.headers.fields.find((f) => f.name === name)?.value ?? null
@@ -104,7 +107,7 @@ export function http2Record(start: H2ClientStart): Http2Record {
     headers_priority: start.headers.priority,
     pseudo_header_order: start.headers.pseudoHeaderOrder,
     header_order: start.headers.fields.filter((f) => !f.name.startsWith(':')).map((f) => f.name),
-    path: field(':path'),
+    path: redactPath(field(':path')),
     user_agent: field('user-agent'),
   }
 }
@@ -120,8 +123,15 @@ export interface Http1Record {
   rtt?: RttRecord
 }
 
+/** Credential-bearing values (Cookie, Authorization, key-shaped values, an apikey in the path) are redacted before they are stored (src/core/redact.ts). */
 export function http1Record(head: Http1RequestHead): Http1Record {
-  return { version: head.version, method: head.method, path: head.target, headers: head.headers.map((h) => [h.name, h.value]), bare_line_feeds: head.bareLineFeeds }
+  return {
+    version: head.version,
+    method: head.method,
+    path: redactUrl(head.target),
+    headers: head.headers.map((h) => [h.name, redactHeaderValue(h.name, h.value)]),
+    bare_line_feeds: head.bareLineFeeds,
+  }
 }
 
 /**

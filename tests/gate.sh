@@ -39,6 +39,9 @@ MISSING=""
 [ -x "$CHROMEDRIVER_PATH" ] || MISSING="$MISSING chromium-driver"
 command -v Xvfb >/dev/null || MISSING="$MISSING xvfb"
 [ -x "$FIREFOX_PATH" ] || MISSING="$MISSING firefox-esr"
+# NSS's certutil: the tls-fingerprint browser test adds the HTTPS listener's self-signed
+# certificate to a fresh Firefox profile, as a person would import it.
+command -v certutil >/dev/null || MISSING="$MISSING libnss3-tools"
 if [ "$CHROMIUM_PATH" = /usr/bin/chromium ] && [ ! -e /usr/lib/chromium/locales/de.pak ]; then MISSING="$MISSING chromium-l10n"; fi
 if [ -n "$MISSING" ]; then
   if command -v apt-get >/dev/null; then

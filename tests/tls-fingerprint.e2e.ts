@@ -1,12 +1,23 @@
-// tls-fingerprint in Debian's Chromium, with and without the TLS evidence listener.
-// Without TLS_PORT the claimed browser holds together (headless Chromium has Chrome's TLS
-// stack), the page reports the negotiated protocol, and every ClientHello and HTTP/2 check is
-// `na`. With TLS_PORT=0 the page opens a fresh connection to the listener, which files the
-// ClientHello (JA4 t13…) and the HTTP/2 fingerprint under the page's nonce; the task carries
-// them in results.server.evidence and the fingerprint checks pass for Chromium.
+// tls-fingerprint in Debian's Chromium and Firefox ESR, on the service in its default
+// configuration: the HTTPS listener is on (TLS_PORT unset: with PORT=0 a free port of its own)
+// with its self-signed certificate.
+// - A browser that trusts the certificate (Chromium with --ignore-certificate-errors; Firefox ESR
+//   started as a person, with the certificate added to its fresh profile by certutil) gets a
+//   JA4 and an HTTP/2 fingerprint both ways: the page loaded over plain HTTP opens a side
+//   connection to /evidence/<nonce>, and the page loaded over HTTPS is judged on the handshake
+//   and HTTP/2 frames of the very connection it came over. The stack seen matches the browser.
+// - Chromium as Playwright starts it does not trust the certificate: the side connection is
+//   refused, and the page's headline and results.handshake say the handshake was not tested,
+//   why, and where to test it; the score is labelled incomplete.
 
-import { execFile } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { chromium, expect, test, type Browser } from '@playwright/test'
+import { PEOPLE, visit } from './matrix/person'
+import { startXvfb } from './matrix/xvfb'
+import { requirePrerequisite } from './support/prerequisites'
 import { startServer, type RunningServer } from './support/server'
 
 interface Task {
@@ -16,21 +27,31 @@ interface Task {
     tls: Record<string, unknown>
     http2: Record<string, unknown>
     claimed: { family: string; engine: string }
-    transport: { navigationProtocol: string | null; fetchProtocol: string | null; connection: unknown }
+    transport: { pageProtocol: string | null; navigationProtocol: string | null; fetchProtocol: string | null; connection: unknown }
+    handshake: { tested: boolean; reason: string | null; httpsUrl: string | null }
     verdict: string
     verified: boolean
     server: { evidence: Array<{ kind: string; data: Record<string, unknown>; observedAt: string }> }
   }
 }
 
-async function runTool(server: RunningServer, key: string, page: import('@playwright/test').Page, tool = 'tls-fingerprint'): Promise<Task> {
-  await page.goto(`${server.baseUrl}/tools/${tool}`)
-  const id = await page.locator('body[data-task]').getAttribute('data-task', { timeout: 30_000 })
+const CHROMIUM_AKAMAI = '1:65536;2:0;4:6291456;6:262144|15663105|0|m,a,s,p'
+
+async function fetchTask(server: RunningServer, key: string, id: string | null): Promise<Task> {
   const res = await fetch(`${server.baseUrl}/api/antibot/tasks/${id}`, { headers: { authorization: `Bearer ${key}` } })
   return (await res.json()) as Task
 }
 
-test.describe('without the listener', () => {
+async function runTool(server: RunningServer, key: string, page: import('@playwright/test').Page, tool = 'tls-fingerprint', base = server.baseUrl): Promise<Task> {
+  await page.goto(`${base}/tools/${tool}`)
+  const id = await page.locator('body[data-task]').getAttribute('data-task', { timeout: 30_000 })
+  return fetchTask(server, key, id)
+}
+
+const byId = (task: Task) => Object.fromEntries(task.results.checks.map((c) => [c.id, c]))
+const evidenceOf = (task: Task, kind: string) => task.results.server.evidence.filter((e) => e.kind === kind).map((e) => e.data)
+
+test.describe('Chromium that does not trust the self-signed certificate, page over http', () => {
   let server: RunningServer
   let key: string
   test.beforeAll(async () => {
@@ -39,29 +60,31 @@ test.describe('without the listener', () => {
   })
   test.afterAll(async () => server?.stop())
 
-  test('default headless Chromium: consistent claim, protocol seen, fingerprints na', async ({ page }) => {
+  test('handshake not tested: the headline says why and links to the tool over HTTPS; the score is marked incomplete', async ({ page }) => {
     const task = await runTool(server, key, page)
-    const by = Object.fromEntries(task.results.checks.map((c) => [c.id, c]))
+    const by = byId(task)
     for (const c of ['claimed-browser', 'engine-apis', 'next-hop-protocol']) expect(by[c]!.verdict, c).toBe('pass')
-    for (const c of ['transport-tls', 'ja3', 'ja4', 'tls-parameters', 'http2-fingerprint']) {
-      expect(by[c]!.verdict, c).toBe('na')
-      expect(by[c]!.expected).toContain('TLS_PORT')
-    }
+    for (const c of ['transport-tls', 'ja3', 'ja4', 'tls-parameters', 'http2-fingerprint']) expect(by[c]!.verdict, c).toBe('na')
     expect(task.results.claimed).toMatchObject({ family: 'chrome', engine: 'blink' })
     expect(task.results.transport).toMatchObject({ navigationProtocol: 'http/1.1', fetchProtocol: 'http/1.1' })
-    expect(task.results.transport.connection).not.toBeNull()
-    expect(Object.values(task.results.tls).every((v) => v === null)).toBe(true)
-    await expect(page.getByRole('region', { name: 'Results' })).toContainText('Not tested')
-    await page.screenshot({ path: test.info().outputPath('tls-fingerprint.png'), fullPage: true })
+    expect(task.results.tls.ja4).toBeNull()
+    const httpsUrl = `${server.tlsUrl}/tools/tls-fingerprint`
+    expect(task.results.handshake).toEqual({ tested: false, reason: expect.stringContaining('does not trust its certificate'), httpsUrl })
+    expect(task.results.verdict).toMatch(/^Handshake not tested: the page could not open its connection to the HTTPS listener/)
+    const results = page.getByRole('region', { name: 'Results' })
+    await expect(results).toContainText('Handshake not tested')
+    await expect(results).toContainText('incomplete: handshake not tested')
+    await expect(results.getByRole('link', { name: httpsUrl })).toHaveAttribute('href', httpsUrl)
+    await page.screenshot({ path: test.info().outputPath('tls-fingerprint-untested.png'), fullPage: true })
   })
 })
 
-test.describe('with the TLS evidence listener (TLS_PORT=0)', () => {
+test.describe('Chromium trusting the certificate (--ignore-certificate-errors)', () => {
   let server: RunningServer
   let key: string
   let browser: Browser
   test.beforeAll(async () => {
-    server = await startServer({ TLS_PORT: '0' })
+    server = await startServer()
     key = await server.makeKey()
     const base = test.info().project.use.launchOptions ?? {}
     // The listener's certificate is self-signed (DATA_DIR/tls/cert.pem).
@@ -72,22 +95,43 @@ test.describe('with the TLS evidence listener (TLS_PORT=0)', () => {
     await server?.stop()
   })
 
-  test('the ClientHello (JA4 t13…) and the HTTP/2 fingerprint are in the task and judged as Chromium', async () => {
+  test('page over http: the side connection’s ClientHello (JA4 t13…) and HTTP/2 fingerprint are in the task and judged as Chromium', async () => {
     const page = await browser.newPage()
     const task = await runTool(server, key, page)
     expect(task.results.verified).toBe(true)
-    const ev = task.results.server.evidence
-    const tls = ev.find((e) => e.kind === 'tls')!.data
-    const h2 = ev.find((e) => e.kind === 'http2')!.data
-    expect(tls.ja4).toMatch(/^t13i\d{4}h2_8daaf6152771_/)
-    expect(tls.grease).toBe(true)
-    expect(tls.alpn).toEqual(['h2', 'http/1.1'])
-    expect(h2.akamai).toBe('1:65536;2:0;4:6291456;6:262144|15663105|0|m,a,s,p')
-    expect(h2.pseudo_header_order).toEqual([':method', ':authority', ':scheme', ':path'])
-    const by = Object.fromEntries(task.results.checks.map((c) => [c.id, c]))
+    const [tls] = evidenceOf(task, 'tls')
+    const [h2] = evidenceOf(task, 'http2')
+    expect(tls!.ja4).toMatch(/^t13i\d{4}h2_8daaf6152771_/)
+    expect(tls!.grease).toBe(true)
+    expect(tls!.alpn).toEqual(['h2', 'http/1.1'])
+    expect(h2!.akamai).toBe(CHROMIUM_AKAMAI)
+    expect(h2!.path).toMatch(/^\/evidence\//)
+    expect(h2!.pseudo_header_order).toEqual([':method', ':authority', ':scheme', ':path'])
+    const by = byId(task)
     for (const c of ['transport-tls', 'ja3', 'ja4', 'http2-fingerprint']) expect(by[c]!.verdict, c).toBe('pass')
-    expect(task.results.tls).toMatchObject({ ja4: tls.ja4, family: 'chromium', version: 'TLS 1.3' })
-    expect(task.results.http2).toMatchObject({ akamai: h2.akamai, family: 'chromium' })
+    expect(task.results.tls).toMatchObject({ ja4: tls!.ja4, family: 'chromium', version: 'TLS 1.3' })
+    expect(task.results.http2).toMatchObject({ akamai: h2!.akamai, family: 'chromium' })
+    expect(task.results.handshake).toEqual({ tested: true, reason: null, httpsUrl: null })
+    await expect(page.getByRole('region', { name: 'Results' })).toContainText('TLS stack seen: Chromium (BoringSSL)')
+    await page.close()
+  })
+
+  test('page over https: judged on the handshake and HTTP/2 frames of the connection the page was loaded over', async () => {
+    const page = await browser.newPage()
+    const task = await runTool(server, key, page, 'tls-fingerprint', server.tlsUrl!)
+    expect(task.results.verified).toBe(true)
+    expect(task.results.transport).toMatchObject({ pageProtocol: 'https:', navigationProtocol: 'h2' })
+    // The first records are the page's own connection, filed when the page was rendered.
+    const [tls] = evidenceOf(task, 'tls')
+    const [h2] = evidenceOf(task, 'http2')
+    expect(h2!.path).toBe('/tools/tls-fingerprint')
+    expect(tls!.ja4).toMatch(/^t13i\d{4}h2_8daaf6152771_/)
+    expect(h2!.akamai).toBe(CHROMIUM_AKAMAI)
+    const by = byId(task)
+    for (const c of ['transport-tls', 'ja3', 'ja4', 'http2-fingerprint', 'claimed-browser', 'engine-apis']) expect(by[c]!.verdict, c).toBe('pass')
+    expect(task.results.tls).toMatchObject({ ja4: tls!.ja4, family: 'chromium' })
+    expect(task.results.http2).toMatchObject({ akamai: CHROMIUM_AKAMAI, family: 'chromium' })
+    expect(task.results.claimed.engine).toBe('blink')
     await expect(page.getByRole('region', { name: 'Results' })).toContainText('TLS stack seen: Chromium (BoringSSL)')
     await page.close()
   })
@@ -135,5 +179,71 @@ test.describe('with the TLS evidence listener (TLS_PORT=0)', () => {
     const h2 = plain.results.server.evidence.find((e) => e.kind === 'http2')!.data
     expect((h2.header_order as string[]).slice(-3)).toEqual(['accept-encoding', 'accept-language', 'priority'])
     expect(plain.results.checks.find((c) => c.id === 'header-order')).toMatchObject({ verdict: 'pass' })
+  })
+})
+
+const FIREFOX = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr'
+
+test.describe('Firefox ESR as a person starts it, trusting the certificate', () => {
+  test.setTimeout(120_000)
+  let server: RunningServer
+  let key: string
+  test.beforeAll(async () => {
+    requirePrerequisite(!existsSync(FIREFOX) && `Firefox ESR at ${FIREFOX} (tests/gate.sh installs firefox-esr; FIREFOX_PATH points elsewhere)`)
+    requirePrerequisite(!existsSync('/usr/bin/certutil') && "NSS's certutil at /usr/bin/certutil (tests/gate.sh installs libnss3-tools)")
+    server = await startServer()
+    key = await server.makeKey()
+  })
+  test.afterAll(async () => server?.stop())
+
+  /** Firefox on `url` with a fresh profile whose NSS database trusts the listener's certificate. */
+  async function firefoxTask(url: string): Promise<Task> {
+    const dir = mkdtempSync(join(tmpdir(), 'antibot-tls-ff-'))
+    const xvfb = await startXvfb()
+    try {
+      const ctx = { pageUrl: '', baseUrl: server.baseUrl, adminToken: server.adminToken, chromium: '', chromedriver: '', firefox: FIREFOX, dir, timeoutMs: 30_000 }
+      const p = PEOPLE['person-firefox']!
+      const profile = join(dir, 'profile')
+      const launch = p.launch(ctx, url, profile)
+      // Trusted for TLS servers, as a person would import it once in the certificate manager.
+      // Firefox 153 takes a self-signed server certificate as its own trust anchor with "C,,";
+      // "P,," (trusted peer) is refused with bad_certificate.
+      execFileSync('certutil', ['-N', '-d', `sql:${profile}`, '--empty-password'])
+      execFileSync('certutil', ['-A', '-d', `sql:${profile}`, '-n', 'antibot', '-t', 'C,,', '-i', server.tlsCertFile!])
+      return await fetchTask(server, key, await visit(ctx, p.browser, launch, 'tls-fingerprint', xvfb.display))
+    } finally {
+      await xvfb.stop()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+
+  function expectFirefox(task: Task, h2: Record<string, unknown>): void {
+    const tls = evidenceOf(task, 'tls')[0]!
+    // NSS: no GREASE, TLS 1.3, h2 offered; Firefox's own HTTP/2 SETTINGS and pseudo-header order.
+    expect(tls.ja4).toMatch(/^t13i\d{4}h2_/)
+    expect(tls.grease).toBe(false)
+    expect(h2.pseudo_header_order).toEqual([':method', ':path', ':authority', ':scheme'])
+    expect(task.results.claimed).toMatchObject({ family: 'firefox', engine: 'gecko' })
+    expect(task.results.tls).toMatchObject({ ja4: tls.ja4, family: 'firefox' })
+    expect(task.results.http2).toMatchObject({ akamai: h2.akamai, family: 'firefox' })
+    const by = byId(task)
+    for (const c of ['transport-tls', 'ja3', 'ja4', 'http2-fingerprint', 'claimed-browser']) expect(by[c]!.verdict, c).toBe('pass')
+    expect(task.results.checks.filter((c) => c.verdict === 'fail').map((c) => c.id)).toEqual([])
+    expect(task.results.handshake.tested).toBe(true)
+  }
+
+  test('page over http: the side connection gives Firefox’s JA4 and HTTP/2 fingerprint, judged as Firefox', async () => {
+    const task = await firefoxTask(`${server.baseUrl}/tools/tls-fingerprint`)
+    const h2 = evidenceOf(task, 'http2')[0]!
+    expect(h2.path).toMatch(/^\/evidence\//)
+    expectFirefox(task, h2)
+  })
+
+  test('page over https: judged on the connection the page was loaded over', async () => {
+    const task = await firefoxTask(`${server.tlsUrl}/tools/tls-fingerprint`)
+    const h2 = evidenceOf(task, 'http2')[0]!
+    expect(h2.path).toBe('/tools/tls-fingerprint')
+    expect(task.results.transport.pageProtocol).toBe('https:')
+    expectFirefox(task, h2)
   })
 })

@@ -116,8 +116,19 @@ export function verdictLabel(score: number): string {
   return 'Automation, spoofing or leaks detected'
 }
 
-/** bot-detector adds `verdict` and the automation `frameworks` it recognised. */
-export function ReportFragment(props: { tool: ToolId; summary: Summary; checks: Check[]; verdict?: string | undefined; frameworks?: readonly string[] | undefined }): JSX.Element {
+/**
+ * bot-detector adds `verdict` and the automation `frameworks` it recognised; tls-fingerprint
+ * (and any tool with `results.handshake`) says when the TLS handshake was not tested, so that
+ * the score of what did run is not shown as a clean result.
+ */
+export function ReportFragment(props: {
+  tool: ToolId
+  summary: Summary
+  checks: Check[]
+  verdict?: string | undefined
+  frameworks?: readonly string[] | undefined
+  untestedHandshake?: { reason: string; httpsUrl: string | null } | undefined
+}): JSX.Element {
   const { summary, checks } = props
   const order = { fail: 0, warn: 1, pass: 2, na: 3 } as const
   const sorted = [...checks].sort((a, b) => order[a.verdict] - order[b.verdict] || b.points - a.points)
@@ -128,10 +139,20 @@ export function ReportFragment(props: { tool: ToolId; summary: Summary; checks: 
           <div class="score" safe>
             {String(summary.score)}
           </div>
-          <div class="muted">score out of 100</div>
+          <div class="muted">{props.untestedHandshake ? 'incomplete: handshake not tested' : 'score out of 100'}</div>
         </div>
         <div>
           <strong safe>{props.verdict ?? verdictLabel(summary.score)}</strong>
+          {props.untestedHandshake?.httpsUrl ? (
+            <div data-handshake="untested">
+              {'Test the handshake: '}
+              <a href={props.untestedHandshake.httpsUrl} safe>
+                {props.untestedHandshake.httpsUrl}
+              </a>
+            </div>
+          ) : (
+            ''
+          )}
           {props.frameworks?.length ? (
             <div data-frameworks safe>
               {`Recognised: ${props.frameworks.join(', ')}`}

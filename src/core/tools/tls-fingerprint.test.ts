@@ -178,6 +178,29 @@ describe('tls-fingerprint judge', () => {
     expect(r.byId.ja4!.observed).toContain('could not reach port 8443')
   })
 
+  test('an untested handshake says so in the headline and in results.handshake, with the HTTPS URL', () => {
+    const o = obs(CHROME_UA, BRANDS)
+    o.headers.push(['host', '127.0.0.1:3000'])
+    const refused = judge(signals({ evidence: ok({ port: 3443, nonce: 'a'.repeat(26), reached: false, ms: 30 }) }), o)
+    expect(refused.sections.handshake).toEqual({
+      tested: false,
+      reason: expect.stringContaining('does not trust its certificate'),
+      httpsUrl: 'https://127.0.0.1:3443/tools/tls-fingerprint',
+    })
+    expect(refused.sections.verdict).toStartWith('Handshake not tested: the page could not open its connection to the HTTPS listener on port 3443')
+    expect(refused.sections.verdict).toContain('open https://127.0.0.1:3443/tools/tls-fingerprint to test it')
+    const off = judge(signals(), o)
+    expect(off.sections.handshake).toEqual({ tested: false, reason: "the service's HTTPS listener is off (TLS_PORT=off)", httpsUrl: null })
+    expect(off.sections.verdict).toStartWith('Handshake not tested')
+    // A Host that is no host name gives no link.
+    const odd = obs(CHROME_UA, BRANDS)
+    odd.headers.push(['host', 'evil.example/"><script>'])
+    expect(judge(signals({ evidence: ok({ port: 3443, nonce: 'a'.repeat(26), reached: false, ms: 30 }) }), odd).sections.handshake.httpsUrl).toBeNull()
+    const seen = judge(signals({ evidence: ok({ port: 3443, nonce: 'a'.repeat(26), reached: true, ms: 30 }) }), o, CHROMIUM_156())
+    expect(seen.sections.handshake).toEqual({ tested: true, reason: null, httpsUrl: null })
+    expect(seen.sections.verdict).not.toContain('not tested')
+  })
+
   test('missing signals are na; the registered judge has no evidence', () => {
     const gone = missing('timeout', 'no answer within 3000 ms')
     const r = tlsFingerprint.judge({ navigator: gone, uaData: gone, stack: gone, connection: gone, evidence: gone }, obs(CHROME_UA, BRANDS))

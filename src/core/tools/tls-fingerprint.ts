@@ -16,12 +16,13 @@ import { TlsFingerprintSignals } from '../../../common/signals/tls-fingerprint'
 import { brandsClaim, parseUserAgent } from '../../../common/user-agent'
 import { browserClaim } from '../../checks/browser-claim'
 import { hintsFromHeaders } from '../../checks/client-hints'
-import { ja3, ja4, tlsParameters, unfiledReason } from '../../checks/client-hello'
+import { ja3, ja4, tlsParameters } from '../../checks/client-hello'
 import { nextHopProtocol, transportTls } from '../../checks/connection-protocol'
 import { engineApis } from '../../checks/engine-apis'
 import { claimText, http2FingerprintFamily } from '../../checks/tls-match'
 import { tlsEvidenceOf } from '../../checks/tls-views'
 import { FAMILY_NAME, http2Family, tlsFamily } from '../tls-families'
+import { header, type ServerObservation } from './observation'
 import { defineTool } from './types'
 
 const N = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
@@ -71,6 +72,14 @@ export const TlsFingerprintSections = Type.Object({
     fetchProtocol: N(Type.String()),
     connection: Type.Union([Type.Object({ effectiveType: N(Type.String()), rtt: Type.Union([Type.Number(), Type.Null()]), downlink: Type.Union([Type.Number(), Type.Null()]) }), Type.Null()]),
   }),
+  handshake: Type.Object(
+    {
+      tested: Type.Boolean({ description: 'Whether a TLS ClientHello or HTTP/2 fingerprint of this client was seen (listener or trusted proxy). When false, the score covers only the checks that ran: it is not a clean result.' }),
+      reason: N(Type.String({ description: 'Why it was not tested; null when it was.' })),
+      httpsUrl: N(Type.String({ description: "The same tool on the service's HTTPS listener, where the page's own connection is read; null when tested or when the listener is off." })),
+    },
+    { description: 'Whether the TLS handshake was tested, and if not, why and where it can be.' },
+  ),
   verdict: Type.String(),
 })
 
@@ -108,10 +117,10 @@ export const tlsFingerprint = defineTool({
       : `The client claims ${claimText(claimed)}, consistently across User-Agent, client hints and the APIs the page can see.`
     const stacks = [tlsGuess && `TLS stack seen: ${FAMILY_NAME[tlsGuess.family]}`, h2Guess && `HTTP/2 stack: ${FAMILY_NAME[h2Guess.family]}`].filter(Boolean)
     const seen = stacks.length ? ` ${stacks.join('; ')}${fromProxy ? " (from a trusted proxy's headers)" : ''}.` : ''
-    const unfiled = unfiledReason(probe)
-    const verdict = evidence
+    const handshake = handshakeStatus(!!evidence, s.evidence, server)
+    const verdict = handshake.tested
       ? head + seen
-      : `${head} Not tested: the TLS ClientHello (JA3, JA3N, JA4) and the HTTP/2 fingerprint, which need the service's TLS evidence listener (TLS_PORT) or fingerprint headers from a trusted TLS-terminating proxy (TLS_FINGERPRINT_HEADERS)${unfiled ? ` (${unfiled})` : ''}.`
+      : `Handshake not tested: ${handshake.reason}${handshake.httpsUrl ? `; open ${handshake.httpsUrl} to test it` : ''}. ${head} Not tested: the TLS ClientHello (JA3, JA3N, JA4) and the HTTP/2 fingerprint, which need the service's HTTPS listener (TLS_PORT) or fingerprint headers from a trusted TLS-terminating proxy (TLS_FINGERPRINT_HEADERS).`
 
     return {
       tls: {
@@ -148,7 +157,31 @@ export const tlsFingerprint = defineTool({
         fetchProtocol: stack?.fetchProtocol ?? null,
         connection: conn ? { effectiveType: conn.effectiveType, rtt: conn.rtt, downlink: conn.downlink } : null,
       },
+      handshake,
       verdict,
     }
   },
 })
+
+/**
+ * Whether the handshake was seen; if not, why (from the page's connection to the listener) and
+ * the tool's URL on the HTTPS listener, on the host the page was loaded from.
+ */
+function handshakeStatus(tested: boolean, probe: TlsFingerprintSignals['evidence'], server: ServerObservation): { tested: boolean; reason: string | null; httpsUrl: string | null } {
+  if (tested) return { tested, reason: null, httpsUrl: null }
+  if (!probe.ok) {
+    // A client without JavaScript (src/core/tools/assemble.ts NOT_SENT).
+    if (probe.error.message.startsWith('not sent')) return { tested, reason: "nothing of this client's handshake is filed under the page's nonce: load the page from the service's HTTPS listener, or fetch /evidence/<nonce> on it with the same client", httpsUrl: null }
+    const off = probe.error.kind === 'unsupported' && /TLS_PORT|listener/.test(probe.error.message)
+    return { tested, reason: off ? "the service's HTTPS listener is off (TLS_PORT=off)" : `the page's connection to the HTTPS listener failed (${probe.error.message})`, httpsUrl: null }
+  }
+  const reason = probe.value.reached
+    ? `the page reached the HTTPS listener on port ${probe.value.port}, but nothing is filed under its nonce`
+    : `the page could not open its connection to the HTTPS listener on port ${probe.value.port}: the browser does not trust its certificate (self-signed unless TLS_CERT_FILE and TLS_KEY_FILE are set), or the port is blocked`
+  // The host the page was loaded from (the Host of its POST), with the listener's port.
+  const host = header(server, 'host')?.trim().toLowerCase() ?? ''
+  const m = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/.exec(host)
+  const port = probe.value.port
+  const httpsUrl = m ? `https://${m[1]}${port === 443 ? '' : `:${port}`}/tools/tls-fingerprint` : null
+  return { tested, reason, httpsUrl }
+}

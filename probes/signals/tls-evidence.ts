@@ -11,7 +11,7 @@ import type { TlsEvidenceProbe } from '../../common/signals/shared'
 export async function tlsEvidence(): Promise<TlsEvidenceProbe> {
   const port = document.body.dataset.tlsPort
   const nonce = document.body.dataset.nonce
-  if (!port || !/^\d{1,5}$/.test(port)) throw unsupported('no TLS evidence listener on this service (TLS_PORT is not set)')
+  if (!port || !/^\d{1,5}$/.test(port)) throw unsupported('no TLS evidence listener on this service (TLS_PORT=off)')
   if (!nonce || !/^[a-z2-7]{26}$/.test(nonce)) throw unsupported('the page has no nonce to file the TLS evidence under')
   const t0 = performance.now()
   let reached = false

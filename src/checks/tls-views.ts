@@ -127,4 +127,4 @@ export function tlsEvidenceOf(server: Pick<ServerObservation, 'evidence'>): TlsE
 
 
 /** Why the handshake checks have nothing to judge without the listener or a trusted proxy. */
-export const LISTENER_MISSING = "needs the service's TLS evidence listener (TLS_PORT), which parses the ClientHello of a fresh connection the page opens to it; the service's HTTP listener speaks plain HTTP (TLS, if any, ends at a proxy in front), so behind a TLS-terminating proxy its fingerprint headers can stand in (TLS_FINGERPRINT_HEADERS, from TRUSTED_PROXIES)"
+export const LISTENER_MISSING = "needs the service's HTTPS listener (TLS_PORT, on by default), which parses the ClientHello of the connection the page was loaded over, or of a side connection a page on plain HTTP opens to it (refused by a browser that does not trust its certificate); behind a TLS-terminating proxy its fingerprint headers can stand in (TLS_FINGERPRINT_HEADERS, from TRUSTED_PROXIES)"

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm'
 import { boundEvidenceData, capEvidence, EVIDENCE_CAPS, type EvidenceKind } from '../src/evidence/caps'
 import { rows, type Db } from './client'
 import { pageNonces } from './schema'
-import type { NewTask } from './tasks'
+import { storedResultsJson, type NewTask } from './tasks'
 
 export type { EvidenceKind } from '../src/evidence/caps'
 
@@ -128,7 +128,7 @@ export async function insertTaskUsingNonce(db: Db, task: NewTask, nonce: string)
           returning nonce)
         insert into tasks (id, tool, score, ip_address, user_agent, results, created_at, fingerprint)
         select ${task.id}::uuid, ${task.tool}, ${task.score}::int, ${task.ipAddress}, ${task.userAgent},
-               ${JSON.stringify(task.results)}::jsonb, ${task.createdAt.toISOString()}::timestamptz, ${task.fingerprint ?? null}::text
+               ${storedResultsJson(task.tool, task.results)}::jsonb, ${task.createdAt.toISOString()}::timestamptz, ${task.fingerprint ?? null}::text
         from n
         returning id::text`,
   )

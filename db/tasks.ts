@@ -3,6 +3,7 @@
 
 import { sql } from 'drizzle-orm'
 import { rows, type Db } from './client'
+import { compactResults, hydrateResults } from '../src/core/check-text'
 
 export interface NewTask {
   id: string
@@ -10,14 +11,17 @@ export interface NewTask {
   score: number
   ipAddress: string
   userAgent: string
-  /** Stored as jsonb. */
+  /** Stored as jsonb, each check's shared text left out (storedResultsJson). */
   results: unknown
   createdAt: Date
   /** The tool's identity hash of the browser (browser-fingerprint's visitor id); null or omitted otherwise. */
   fingerprint?: string | null
 }
 
-/** A task as the API serves it: `results` is the stored jsonb as JSON text, not re-parsed. */
+/**
+ * A task as read from the table: `results` is the stored jsonb as JSON text, not re-parsed,
+ * checks still compact (taskJson puts their shared text back).
+ */
 export interface StoredTask {
   task_id: string
   tool: string
@@ -28,11 +32,19 @@ export interface StoredTask {
   created_at: string
 }
 
+/**
+ * The results as the `tasks.results` jsonb parameter: checks without the name, why and source
+ * their definition gives back when the task is served (src/core/check-text.ts).
+ */
+export function storedResultsJson(tool: string, results: unknown): string {
+  return JSON.stringify(compactResults(tool, results))
+}
+
 export async function insertTask(db: Db, task: NewTask): Promise<void> {
   await db.execute(sql`
     insert into tasks (id, tool, score, ip_address, user_agent, results, created_at, fingerprint)
     values (${task.id}::uuid, ${task.tool}, ${task.score}::int, ${task.ipAddress}, ${task.userAgent},
-            ${JSON.stringify(task.results)}::jsonb, ${task.createdAt.toISOString()}::timestamptz, ${task.fingerprint ?? null}::text)`)
+            ${storedResultsJson(task.tool, task.results)}::jsonb, ${task.createdAt.toISOString()}::timestamptz, ${task.fingerprint ?? null}::text)`)
 }
 
 /** How often a fingerprint was stored before: all tasks sharing it, and their other addresses. */
@@ -109,11 +121,14 @@ export async function countTasks(db: Db): Promise<number> {
   return row!.n
 }
 
-/** The task as JSON text, with `results` spliced in as stored (no parse and re-serialise). */
+/**
+ * The task as JSON text, with `results` spliced in as stored (no parse and re-serialise), its
+ * checks' shared text put back from their definitions: byte for byte the full form.
+ */
 export function taskJson(t: StoredTask): string {
   return (
     `{"task_id":${JSON.stringify(t.task_id)},"tool":${JSON.stringify(t.tool)},"score":${t.score},` +
     `"ip_address":${JSON.stringify(t.ip_address)},"user_agent":${JSON.stringify(t.user_agent)},` +
-    `"results":${t.results},"created_at":${JSON.stringify(t.created_at)}}`
+    `"results":${hydrateResults(t.tool, t.results)},"created_at":${JSON.stringify(t.created_at)}}`
   )
 }

@@ -177,6 +177,16 @@ describe.each(testDrivers())('task API on %s', (driver) => {
       expect(Object.keys(task.results.summary as object).sort()).toEqual(['failed', 'passed', 'score', 'total', 'warnings'])
     })
 
+    test('serves every check with its name, why and source, though the row stores them without', async () => {
+      const { key } = await makeKey(tdb.db, { limit: 100 })
+      const res = await fetchTask(taskId, key)
+      const task = (await res.json()) as { results: { checks: Array<Record<string, unknown>> } }
+      expect(task.results.checks.length).toBe(3)
+      for (const c of task.results.checks) expect(Object.keys(c).sort()).toEqual(['expected', 'id', 'name', 'observed', 'points', 'source', 'verdict', 'why'])
+      const stored = JSON.parse((await getTask(tdb.db, taskId))!.results) as { checks: Array<Record<string, unknown>> }
+      expect(stored.checks.map((c) => [c.id, 'name' in c, 'why' in c, 'source' in c])).toEqual(task.results.checks.map((c) => [c.id, false, false, false]))
+    })
+
     test('an upper-case task id finds the same task', async () => {
       const { key } = await makeKey(tdb.db, { limit: 100 })
       const res = await fetchTask(taskId.toUpperCase(), key)

@@ -12,6 +12,9 @@ const SPEC_SCORING: Record<'webdriver' | 'selenium' | 'phantomjs', CheckDef> = {
   phantomjs: { id: phantomjsTraces.id, name: phantomjsTraces.name, source: phantomjsTraces.source, weight: 60, why: phantomjsTraces.why },
 }
 
+/** The definitions of those checks (their text is hydrated from here when a task is served: src/core/check-text.ts). */
+export const SPEC_SCORING_DEFS: readonly CheckDef[] = Object.values(SPEC_SCORING)
+
 /** Checks for a spec-shaped bot-detector submission: one per scoring entry. */
 export function checksFromSpecScoring(results: { scoring: Record<string, string>; leaks: Record<string, boolean> }): Check[] {
   return (Object.keys(SPEC_SCORING) as Array<keyof typeof SPEC_SCORING>).map((k) =>

@@ -4,6 +4,9 @@
 // Load comes from autocannon; the baseline and the service are interleaved round by round
 // (order alternating), each after a discarded warm-up; figures are medians over the rounds.
 // p50/p99 are measured at a fixed rate of half the service's measured maximum.
+// The service on PostgreSQL runs twice side by side: request logging off, and on
+// (LOG_REQUESTS=true, one line per request to stdout, as `npm start` runs; the bench reads it;
+// its STUN listener off, as the first one holds the port).
 // Prints a Markdown table and writes bench-results/http.json. Never asserted in tests.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -173,10 +176,14 @@ try {
   stoppers.push(baseline.stop)
   const service = await spawnServer([bun, 'src/main.ts'], { DATABASE_URL: pgUrl, SIGNING_KEY_SECRET: 'bench-signing-key-secret-0123456789abcdef', PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: 'false', DATA_DIR: tmp }, /listening on (http:\/\/[\d.]+:\d+)/)
   stoppers.push(service.stop)
-  const pgSummary = await measure('postgres', { baseline: baseline.url, service: service.url }, pgData)
+  const logged = await spawnServer([bun, 'src/main.ts'], { DATABASE_URL: pgUrl, SIGNING_KEY_SECRET: 'bench-signing-key-secret-0123456789abcdef', PORT: '0', HOST: '127.0.0.1', STUN_PORT: 'off', LOG_REQUESTS: 'true', DATA_DIR: tmp }, /listening on (http:\/\/[\d.]+:\d+)/)
+  stoppers.push(logged.stop)
+  const pgTargets = { baseline: baseline.url, service: service.url, logged: logged.url }
+  const pgSummary = await measure('postgres', pgTargets, pgData)
   const half = { get: Math.round(pgSummary.service!.getRps / 2), post: Math.round(pgSummary.service!.postRps / 2) }
-  const pgLatency = await latencyAt({ baseline: baseline.url, service: service.url }, half, pgData)
+  const pgLatency = await latencyAt(pgTargets, half, pgData)
   service.stop()
+  logged.stop()
 
   // --- PGlite: the service on its embedded database, same baseline row for the ratio ---
   const liteDir = join(tmp, 'lite')
@@ -193,12 +200,14 @@ try {
 
   const b = pgSummary.baseline!
   const s = pgSummary.service!
+  const g = pgSummary.logged!
   const l = liteSummary.service!
   const r2 = (x: number) => x.toFixed(2)
   const rows = [
     ['baseline (Bun.serve + postgres.js)', 'PostgreSQL', b.getRps, '1.00', b.postRps, '1.00', pgLatency.baseline!.get, pgLatency.baseline!.post, b.errors],
-    ['service', 'PostgreSQL', s.getRps, r2(s.getRps / b.getRps), s.postRps, r2(s.postRps / b.postRps), pgLatency.service!.get, pgLatency.service!.post, s.errors],
-    ['service', 'PGlite', l.getRps, r2(l.getRps / b.getRps), l.postRps, r2(l.postRps / b.postRps), liteLatency.service!.get, liteLatency.service!.post, l.errors],
+    ['service, request log off', 'PostgreSQL', s.getRps, r2(s.getRps / b.getRps), s.postRps, r2(s.postRps / b.postRps), pgLatency.service!.get, pgLatency.service!.post, s.errors],
+    ['service, request log on (stdout)', 'PostgreSQL', g.getRps, r2(g.getRps / b.getRps), g.postRps, r2(g.postRps / b.postRps), pgLatency.logged!.get, pgLatency.logged!.post, g.errors],
+    ['service, request log off', 'PGlite', l.getRps, r2(l.getRps / b.getRps), l.postRps, r2(l.postRps / b.postRps), liteLatency.service!.get, liteLatency.service!.post, l.errors],
   ] as const
   console.log(`\nHTTP benchmark, ${new Date().toISOString().slice(0, 10)}, ${ROUNDS} rounds × ${SECONDS} s, ${CONNECTIONS} connections, ${KEYS} keys, medians\n`)
   console.log('| server | database | keyed GET req/s | × baseline | POST req/s | × baseline | GET p50/p99 at ½ max | POST p50/p99 at ½ max | errors |')

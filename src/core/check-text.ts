@@ -1,0 +1,178 @@
+// A stored task keeps what is particular to it; the text every task of a check shares (its
+// `name`, `why`, and `source` when it is the definition's) comes from the check's definition
+// when the task is served. docs/api.md (Decisions) and docs/performance.md say why.
+//
+// Store (compactResults): a check whose name and why are exactly its definition's (for the
+// task's tool) is stored without them, and without `source` when that is the definition's
+// too. Anything else — a check id two definitions share with different text, a text the IP
+// truncation changed, an object with other keys — is stored in full, as before.
+//
+// Serve (hydrateResults): the stored jsonb as text, in PostgreSQL's jsonb key order (shorter
+// keys first, then bytewise: id, why, name, points, source, verdict, expected, observed),
+// gets the missing members put back where jsonb would have printed them, so the served body
+// is byte for byte the full form. Only the top level up to `checks` and the checks array are
+// scanned (no JSON.parse). A check that already has `why` (rows stored before this change),
+// or whose id no definition of the tool has any more, is served as stored.
+
+import { SPEC_SCORING_DEFS } from '../checks/spec-scoring'
+import type { Check } from './scoring'
+import { TOOL_DEFINITIONS } from './tools/registry'
+
+interface CheckText {
+  name: string
+  why: string
+  source: 'client' | 'server'
+  /** `"why": …, "name": …, ` as jsonb prints them, put after the id. */
+  head: string
+  /** `"source": …, ` put after the points. */
+  sourceJson: string
+}
+
+/**
+ * Checks no tool runs any more, whose compact tasks are still kept: their text, so those tasks
+ * are still served in full. Add a check here when removing it from a tool's list.
+ */
+export const RETIRED_CHECKS: ReadonlyArray<{ tool: string; id: string; name: string; why: string; source: 'client' | 'server' }> = []
+
+/** Per tool, per id as JSON text (`"webdriver-flag"`): the shared text; null when two definitions disagree. */
+let table: Map<string, Map<string, CheckText | null>> | undefined
+
+function texts(tool: string): Map<string, CheckText | null> | undefined {
+  if (!table) {
+    table = new Map()
+    const defs: Array<[string, { id: string; name: string; why: string; source: 'client' | 'server' }]> = []
+    for (const [tool, def] of Object.entries(TOOL_DEFINITIONS)) for (const [c] of def.checks) defs.push([tool, c])
+    for (const c of SPEC_SCORING_DEFS) defs.push(['bot-detector', c])
+    for (const c of RETIRED_CHECKS) defs.push([c.tool, c])
+    for (const [tool, c] of defs) {
+      let byId = table.get(tool)
+      if (!byId) {
+        byId = new Map()
+        table.set(tool, byId)
+      }
+      const key = JSON.stringify(c.id)
+      const text: CheckText = {
+        name: c.name,
+        why: c.why,
+        source: c.source,
+        head: `"why": ${JSON.stringify(c.why)}, "name": ${JSON.stringify(c.name)}, `,
+        sourceJson: `"source": ${JSON.stringify(c.source)}, `,
+      }
+      const seen = byId.get(key)
+      if (seen === undefined) byId.set(key, text)
+      else if (seen && (seen.name !== text.name || seen.why !== text.why || seen.source !== text.source)) byId.set(key, null)
+    }
+  }
+  return table.get(tool)
+}
+
+const FULL_KEYS = ['id', 'name', 'verdict', 'observed', 'expected', 'source', 'why', 'points']
+
+/** The results as stored: each check's shared text left out where the definition gives it back. */
+export function compactResults(tool: string, results: unknown): unknown {
+  if (results === null || typeof results !== 'object' || Array.isArray(results)) return results
+  const checks = (results as { checks?: unknown }).checks
+  const byId = texts(tool)
+  if (!byId || !Array.isArray(checks)) return results
+  let changed = false
+  const compact = checks.map((c: unknown) => {
+    if (c === null || typeof c !== 'object' || Array.isArray(c)) return c
+    const k = c as Check
+    const keys = Object.keys(k)
+    if (keys.length !== FULL_KEYS.length || !FULL_KEYS.every((f) => f in k)) return c
+    if (typeof k.id !== 'string' || !Number.isSafeInteger(k.points) || k.observed === undefined) return c
+    const t = byId.get(JSON.stringify(k.id))
+    if (!t || k.name !== t.name || k.why !== t.why) return c
+    changed = true
+    const { name: _n, why: _w, source, ...rest } = k
+    return source === t.source ? rest : { ...rest, source }
+  })
+  return changed ? { ...results, checks: compact } : results
+}
+
+const CHECK_START = '{"id": "'
+const POINTS = '"points": '
+const SOURCE = '"source": '
+
+/** Index of the quote that closes the JSON string opening at `i`, or -1. */
+function stringEnd(text: string, i: number): number {
+  let q = i
+  for (;;) {
+    q = text.indexOf('"', q + 1)
+    if (q < 0) return -1
+    let b = q - 1
+    while (text.charCodeAt(b) === 92) b--
+    if ((q - 1 - b) % 2 === 0) return q
+  }
+}
+
+/** Index just past the object or array that starts at `i`, or -1. */
+function skipValue(text: string, i: number): number {
+  let depth = 0
+  for (let p = i; p < text.length; p++) {
+    const c = text.charCodeAt(p)
+    if (c === 34) {
+      p = stringEnd(text, p)
+      if (p < 0) return -1
+    } else if (c === 123 || c === 91) depth++
+    else if ((c === 125 || c === 93) && --depth === 0) return p + 1
+  }
+  return -1
+}
+
+/** Index of the `[` of the top-level `checks` array in jsonb text, or -1. */
+function checksStart(text: string): number {
+  if (text.charCodeAt(0) !== 123) return -1
+  let depth = 0
+  for (let p = 0; p < text.length; p++) {
+    const c = text.charCodeAt(p)
+    if (c === 34) {
+      const q = stringEnd(text, p)
+      if (q < 0) return -1
+      if (depth === 1 && q - p === 7 && text.startsWith('"checks": [', p)) return p + 10
+      p = q
+    } else if (c === 123 || c === 91) depth++
+    else if ((c === 125 || c === 93) && --depth === 0) return -1
+  }
+  return -1
+}
+
+/**
+ * The stored results (jsonb text) with every compacted check's name, why and source put back
+ * from the tool's definitions: the text the full form would have been stored as. Text it does
+ * not recognise is returned unchanged.
+ */
+export function hydrateResults(tool: string, text: string): string {
+  const byId = texts(tool)
+  if (!byId) return text
+  const open = checksStart(text)
+  if (open < 0) return text
+  let i = open + 1
+  if (text.charCodeAt(i) === 93) return text
+  let out = ''
+  let last = 0
+  for (;;) {
+    if (!text.startsWith(CHECK_START, i)) return text
+    const idEnd = stringEnd(text, i + 7)
+    if (idEnd < 0) return text
+    const afterId = idEnd + 3
+    const t = byId.get(text.slice(i + 7, idEnd + 1))
+    if (t && text.startsWith(POINTS, afterId)) {
+      out += text.slice(last, afterId) + t.head
+      last = afterId
+      let n = afterId + POINTS.length
+      while (n < text.length && ((text.charCodeAt(n) >= 48 && text.charCodeAt(n) <= 57) || text.charCodeAt(n) === 45)) n++
+      if (text.startsWith(', ', n) && !text.startsWith(SOURCE, n + 2)) {
+        out += text.slice(last, n + 2) + t.sourceJson
+        last = n + 2
+      }
+    }
+    const end = skipValue(text, i)
+    if (end < 0) return text
+    const next = text.charCodeAt(end)
+    if (next === 93) break
+    if (next !== 44) return text
+    i = end + 2
+  }
+  return last === 0 ? text : out + text.slice(last)
+}

@@ -1,9 +1,10 @@
 // The abuse-limit windows, the miss window inside the keyed fetch, and the retention purge,
 // on each driver (PGlite always, PostgreSQL when TEST_DATABASE_URL is set).
 
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { openTestDatabase, testDrivers, type TestDatabase } from '../tests/support/db'
+import { testDrivers } from '../tests/support/db'
+import { HOOK_TIMEOUT_MS, useTestDatabase } from '../tests/support/db-suite'
 import { afterHit, decideBlocked, type WindowState } from '../src/core/fixed-window'
 import { ensureAccount } from './accounts'
 import { rows, type Db } from './client'
@@ -14,22 +15,13 @@ import { getWindow, hitWindow } from './rate-windows'
 import { pruneWindows, purgeTaskBatch, purgeTasksBefore } from './retention'
 import { countTasks, getTask, insertTask } from './tasks'
 
-const HOOK_TIMEOUT_MS = 60_000
 const T0 = new Date('2026-11-15T12:00:00Z')
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000)
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
 
 describe.each(testDrivers())('abuse windows and retention on %s', (driver) => {
-  let tdb: TestDatabase
   let db: Db
-
-  beforeAll(async () => {
-    tdb = await openTestDatabase(driver)
-    db = tdb.db
-  }, HOOK_TIMEOUT_MS)
-  afterAll(async () => {
-    await tdb?.destroy()
-  }, HOOK_TIMEOUT_MS)
+  useTestDatabase(driver, (t) => (db = t.db))
 
   describe('hitWindow', () => {
     const policy = { max: 3, windowSeconds: 60 }

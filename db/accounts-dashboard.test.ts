@@ -1,8 +1,9 @@
 // The query functions behind sign-up, log-in, sessions, throttling and the dashboard, run
 // against each driver (PGlite always, PostgreSQL when TEST_DATABASE_URL is set).
 
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { openTestDatabase, testDrivers, type TestDatabase } from '../tests/support/db'
+import { describe, expect, test } from 'bun:test'
+import { testDrivers } from '../tests/support/db'
+import { useTestDatabase } from '../tests/support/db-suite'
 import { afterHit, type WindowPolicy, type WindowState } from '../src/core/fixed-window'
 import { createAccountWithPassword, ensureAccount, getLoginAccount } from './accounts'
 import { deleteAccountKey, getAccountKey, rotateAccountKey, setAccountKeyExpiry, setAccountKeyStatus } from './account-keys'
@@ -17,23 +18,14 @@ import { getPlanByName } from './plans'
 import { createSession, deleteSession, extendSession, getSession } from './sessions'
 import { insertTask } from './tasks'
 
-const HOOK_TIMEOUT_MS = 60_000
 const T0 = new Date('2026-11-15T12:00:00Z')
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000)
 let n = 0
 const unique = (tag: string) => `${tag}-${Date.now().toString(36)}-${++n}`
 
 describe.each(testDrivers())('account and dashboard queries on %s', (driver) => {
-  let tdb: TestDatabase
   let db: Db
-
-  beforeAll(async () => {
-    tdb = await openTestDatabase(driver)
-    db = tdb.db
-  }, HOOK_TIMEOUT_MS)
-  afterAll(async () => {
-    await tdb?.destroy()
-  }, HOOK_TIMEOUT_MS)
+  useTestDatabase(driver, (t) => (db = t.db))
 
   async function keyFor(accountId: string, name = 'k', hash = unique('hash')) {
     const plan = (await getPlanByName(db, 'free'))!

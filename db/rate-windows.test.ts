@@ -2,29 +2,21 @@
 // counted only while the first is within its limit, windows roll over as afterHit() says, each
 // concurrent caller gets its own count, and a forgiven hit is taken back only from its window.
 
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { afterHit, type WindowPolicy, type WindowState } from '../src/core/fixed-window'
-import { openTestDatabase, testDrivers, type TestDatabase } from '../tests/support/db'
+import { testDrivers } from '../tests/support/db'
+import { useTestDatabase } from '../tests/support/db-suite'
 import type { Db } from './client'
 import { forgiveHit, getWindow, hitGatedWindows, type RateSubject } from './rate-windows'
 
-const HOOK_TIMEOUT_MS = 60_000
 const T0 = new Date('2026-11-15T12:00:00Z')
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000)
 let n = 0
 const unique = (tag: string) => `${tag}-${Date.now().toString(36)}-${++n}`
 
 describe.each(testDrivers())('gated fixed windows on %s', (driver) => {
-  let tdb: TestDatabase
   let db: Db
-
-  beforeAll(async () => {
-    tdb = await openTestDatabase(driver)
-    db = tdb.db
-  }, HOOK_TIMEOUT_MS)
-  afterAll(async () => {
-    await tdb?.destroy()
-  }, HOOK_TIMEOUT_MS)
+  useTestDatabase(driver, (t) => (db = t.db))
 
   const gate: WindowPolicy = { max: 3, windowSeconds: 60 }
   const inner: WindowPolicy = { max: 100, windowSeconds: 600 }

@@ -3,9 +3,10 @@
 // fetches must be byte for byte what the full form gave, on each driver: new compact rows,
 // rows stored in full before the change, and checks whose id no definition has any more.
 
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { openTestDatabase, testDrivers, type TestDatabase } from '../tests/support/db'
+import { testDrivers } from '../tests/support/db'
+import { useTestDatabase } from '../tests/support/db-suite'
 import { rows, type Db } from './client'
 import { getTask, insertTask, taskJson, type NewTask } from './tasks'
 import { judge, playwrightHeadless, humanChrome } from '../src/core/tools/bot-detector.fixture'
@@ -14,7 +15,6 @@ import { check } from '../src/core/scoring'
 import { TOOL_DEFINITIONS } from '../src/core/tools/registry'
 import { chromeServer } from '../src/core/tools/bot-detector.fixture'
 
-const HOOK_TIMEOUT_MS = 60_000
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
 
 /** A task as stored before check text was left out: the full results, as they are. */
@@ -54,15 +54,8 @@ const OBSERVED: unknown[] = [
 ]
 
 describe.each(testDrivers())('check text on %s', (driver) => {
-  let tdb: TestDatabase
   let db: Db
-  beforeAll(async () => {
-    tdb = await openTestDatabase(driver)
-    db = tdb.db
-  }, HOOK_TIMEOUT_MS)
-  afterAll(async () => {
-    await tdb?.destroy()
-  }, HOOK_TIMEOUT_MS)
+  useTestDatabase(driver, (t) => (db = t.db))
 
   let n = 0
   /** Stores the results both ways and checks the served bodies are the same bytes. */

@@ -19,11 +19,11 @@ import { rows } from '../db/client'
 import { hashPassword } from '../src/auth/password'
 import { buildTestApp } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
+import { checkProperty, fuzzSettings } from './support/fuzz'
 import { WebClient } from './support/web-client'
 
 const HOOK_TIMEOUT_MS = 60_000
-const SEED = Number(process.env.FUZZ_SEED ?? 20261122)
-const RUNS = Number(process.env.FUZZ_RUNS ?? 40)
+const FUZZ = fuzzSettings(20261122, 40)
 const MAX_FORM_BYTES = 16 * 1024
 const KNOWN_PASSWORD = 'correct horse battery'
 
@@ -207,41 +207,39 @@ describe.each(testDrivers())('fuzz of the log-in and sign-up forms on %s', (driv
     return { res, html: await res.text(), want: expected(kind, bytes, known) }
   }
 
-  async function check(name: string, kind: 'login' | 'signup') {
-    try {
-      await fc.assert(
-        fc.asyncProperty(form, async (f) => {
-          const before = await accounts()
-          const { res, html, want } = await send(kind, f)
-          expect(res.status).toBeLessThan(500)
-          expect(res.status).toBe(want.status)
-          if (res.status === 422) {
-            // Each field the rules refuse is named next to its input, and only those; a log-in
-            // with well-formed fields that do not match says just that.
-            const named = [...html.matchAll(/id="(email|password)-error"/g)].map((m) => m[1])
-            expect(named).toEqual(want.invalid)
-            if (want.invalid.length === 0) expect(html).toContain('Cannot log in: the email or password is not correct.')
-          }
-          const after = await accounts()
-          for (const a of after) {
-            expect(a.password_hash).toStartWith('$argon2id$')
-            expect(emailOk(a.email)).toBe(true)
-          }
-          expect(after.find((a) => a.email === known.email)?.password_hash).toBe(knownHash)
-          if (kind === 'login' || res.status !== 200) {
-            expect(after).toEqual(before)
-          } else {
-            const email = (want.fields!.get('email') ?? '').trim().toLowerCase()
-            expect(after.length - before.length).toBeLessThanOrEqual(1)
-            expect(after.some((a) => a.email === email)).toBe(true)
-            expect(after.filter((a) => !before.some((b) => b.email === a.email)).every((a) => a.email === email)).toBe(true)
-          }
-        }),
-        { seed: SEED, numRuns: RUNS },
-      )
-    } catch (e) {
-      throw new Error(`fuzz '${name}' failed (FUZZ_SEED=${SEED}, FUZZ_RUNS=${RUNS}):\n${e instanceof Error ? e.message : String(e)}`)
-    }
+  function check(name: string, kind: 'login' | 'signup') {
+    return checkProperty(
+      name,
+      form,
+      async (f) => {
+        const before = await accounts()
+        const { res, html, want } = await send(kind, f)
+        expect(res.status).toBeLessThan(500)
+        expect(res.status).toBe(want.status)
+        if (res.status === 422) {
+          // Each field the rules refuse is named next to its input, and only those; a log-in
+          // with well-formed fields that do not match says just that.
+          const named = [...html.matchAll(/id="(email|password)-error"/g)].map((m) => m[1])
+          expect(named).toEqual(want.invalid)
+          if (want.invalid.length === 0) expect(html).toContain('Cannot log in: the email or password is not correct.')
+        }
+        const after = await accounts()
+        for (const a of after) {
+          expect(a.password_hash).toStartWith('$argon2id$')
+          expect(emailOk(a.email)).toBe(true)
+        }
+        expect(after.find((a) => a.email === known.email)?.password_hash).toBe(knownHash)
+        if (kind === 'login' || res.status !== 200) {
+          expect(after).toEqual(before)
+        } else {
+          const email = (want.fields!.get('email') ?? '').trim().toLowerCase()
+          expect(after.length - before.length).toBeLessThanOrEqual(1)
+          expect(after.some((a) => a.email === email)).toBe(true)
+          expect(after.filter((a) => !before.some((b) => b.email === a.email)).every((a) => a.email === email)).toBe(true)
+        }
+      },
+      FUZZ,
+    )
   }
 
   test('POST /login: never a 5xx, the predicted status, a named field on 422, nothing stored', () => check('login', 'login'), 120_000)

@@ -16,10 +16,10 @@ import { getMonthUsage } from '../db/keys'
 import { monthKey } from '../src/core/month'
 import { buildTestApp, makeKey, specBotResults } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
+import { checkProperty, fuzzSettings } from './support/fuzz'
 
 const HOOK_TIMEOUT_MS = 60_000
-const SEED = Number(process.env.FUZZ_SEED ?? 20261121)
-const RUNS = Number(process.env.FUZZ_RUNS ?? 60)
+const FUZZ = fuzzSettings(20261121, 60)
 const BASE = 'http://localhost'
 const MAX_BODY = 64 * 1024
 const POST_STATUSES = [201, 400, 413, 415, 422]
@@ -31,13 +31,7 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 type Built = Awaited<ReturnType<typeof buildTestApp>>
 type Json = unknown
 
-async function check<T>(name: string, arb: fc.Arbitrary<T>, predicate: (v: T) => Promise<void>, runs = RUNS) {
-  try {
-    await fc.assert(fc.asyncProperty(arb, predicate), { seed: SEED, numRuns: runs })
-  } catch (e) {
-    throw new Error(`fuzz '${name}' failed (FUZZ_SEED=${SEED}, FUZZ_RUNS=${runs}):\n${e instanceof Error ? e.message : String(e)}`)
-  }
-}
+const check = <T,>(name: string, arb: fc.Arbitrary<T>, predicate: (v: T) => Promise<void>, runs = FUZZ.runs) => checkProperty(name, arb, predicate, { ...FUZZ, runs })
 
 // --- An independent oracle for what PostgreSQL's jsonb and the depth limit accept ----------
 
@@ -192,7 +186,7 @@ describe.each(testDrivers())('fuzz of the task API on %s', (driver) => {
       const base = JSON.stringify({ tool: 'bot-detector', results: { ...specBotResults(), x_big: '' } })
       const text = base.replace('"x_big":""', `"x_big":${JSON.stringify(char.repeat(Math.floor(size / Buffer.byteLength(JSON.stringify(char).slice(1, -1)))))}`)
       expect(await submit(text)).toBe(Buffer.byteLength(text) > MAX_BODY ? 413 : 201)
-    }, Math.max(10, Math.floor(RUNS / 4)))
+    }, Math.max(10, Math.floor(FUZZ.runs / 4)))
   })
 
   test('random bytes, as JSON and under other content types', async () => {

@@ -18,12 +18,12 @@ import { getKey } from '../db/keys'
 import { upsertPlan } from '../db/plans'
 import { buildTestApp } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
+import { checkProperty, fuzzSettings } from './support/fuzz'
 import { anyDateCase, hasControl, isCleanText, oddJson, oddText, type DateCase } from './support/odd-input'
 import { WebClient } from './support/web-client'
 
 const HOOK_TIMEOUT_MS = 60_000
-const SEED = Number(process.env.FUZZ_SEED ?? 20261121)
-const RUNS = Number(process.env.FUZZ_RUNS ?? 60)
+const FUZZ = fuzzSettings(20261121, 60)
 const BASE = 'http://localhost'
 const ADMIN = 'fuzz-admin-token-0123456789'
 const NOW = Date.parse('2026-11-15T12:00:00Z')
@@ -33,14 +33,7 @@ const HIDDEN = 'internal-unlimited'
 type Built = Awaited<ReturnType<typeof buildTestApp>>
 type Json = unknown
 
-async function check<T>(name: string, arb: fc.Arbitrary<T>, predicate: (v: T) => Promise<void>, runs = RUNS) {
-  try {
-    await fc.assert(fc.asyncProperty(arb, predicate), { seed: SEED, numRuns: runs })
-  } catch (e) {
-    const cause = e instanceof Error && e.cause instanceof Error ? `\nCaused by: ${e.cause.message}` : ''
-    throw new Error(`fuzz '${name}' failed (FUZZ_SEED=${SEED}, FUZZ_RUNS=${runs}):\n${e instanceof Error ? e.message : String(e)}${cause}`)
-  }
-}
+const check = <T,>(name: string, arb: fc.Arbitrary<T>, predicate: (v: T) => Promise<void>, runs = FUZZ.runs) => checkProperty(name, arb, predicate, { ...FUZZ, runs })
 
 /** Fails naming the status and the start of the answer unless the status is one of `allowed`. */
 function expectStatus(status: number, allowed: number[], text: string) {

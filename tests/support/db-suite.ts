@@ -1,0 +1,20 @@
+// A test database per suite, for bun:test suites run on each driver (describe.each(testDrivers())):
+// opened before the suite's tests, closed (and for PostgreSQL dropped) after them.
+
+import { afterAll, beforeAll } from 'bun:test'
+import { openTestDatabase, type DriverName, type TestDatabase } from './db'
+
+/** Opening a database can take seconds on a loaded machine; the hooks get more than the default. */
+export const HOOK_TIMEOUT_MS = 60_000
+
+/** Registers the hooks in the calling describe block; `opened` receives the database before the first test. */
+export function useTestDatabase(driver: DriverName, opened: (tdb: TestDatabase) => void): void {
+  let tdb: TestDatabase | undefined
+  beforeAll(async () => {
+    tdb = await openTestDatabase(driver)
+    opened(tdb)
+  }, HOOK_TIMEOUT_MS)
+  afterAll(async () => {
+    await tdb?.destroy()
+  }, HOOK_TIMEOUT_MS)
+}

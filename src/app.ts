@@ -4,15 +4,13 @@
 import { Elysia } from 'elysia'
 import { html } from '@elysiajs/html'
 import { assetsRoutes } from './http/assets'
-import { DATABASE_UNAVAILABLE, HttpError } from './core/errors'
-import { isDatabaseUnavailable } from '../db/unavailable'
-import { redactUrl } from './core/redact'
 import { adminApi } from './http/admin'
 import type { AppDeps } from './http/deps'
 import { healthApi } from './http/health'
 import { apiDocs } from './http/openapi'
-import { errorResponse } from './http/json'
-import { tasksApi } from './http/tasks'
+import { errorFor, requestLogLine } from './http/failures'
+import { taskHandlers, tasksApi } from './http/tasks'
+import { nativeTaskRoutes } from './http/native'
 import { jwksRoute } from './http/jwks'
 import { signupPages } from './http/signup'
 import { sessionPages } from './http/sessions'
@@ -26,12 +24,14 @@ export type { AppDeps } from './http/deps'
 export function createApp(deps: AppDeps) {
   const started = new WeakMap<Request, number>()
   const errorStatus = new WeakMap<Request, number>()
-  const app = new Elysia()
+  const tasks = taskHandlers(deps)
+  // The task endpoints are also native Bun.serve routes when the app listens (src/http/native.ts).
+  const app = new Elysia({ serve: { routes: nativeTaskRoutes(tasks, deps) } as never })
     .onRequest(({ request }) => {
       if (deps.log) started.set(request, performance.now())
     })
     .onError(({ code, error, request }) => {
-      const response = withSecurityHeaders(errorFor(code, error, request))
+      const response = withSecurityHeaders(errorFor(deps.log, code, error, request))
       // onAfterResponse does not see responses made here; remember the status for the log line.
       errorStatus.set(request, response.status)
       return response
@@ -48,13 +48,12 @@ export function createApp(deps: AppDeps) {
       const t0 = started.get(request)
       const ms = t0 === undefined ? 0 : performance.now() - t0
       const status = errorStatus.get(request) ?? (responseValue instanceof Response ? responseValue.status : set.status)
-      const url = new URL(request.url)
-      deps.log(`${request.method} ${redactUrl(url.pathname + url.search)} ${status} ${ms.toFixed(1)}ms`)
+      deps.log(requestLogLine(request, status, ms))
     })
     .use(html({ autoDoctype: false }))
     .use(assetsRoutes(deps.assets))
     .use(healthApi({ db: deps.db }))
-    .use(tasksApi(deps))
+    .use(tasksApi(tasks))
     .use(jwksRoute(deps))
     .use(toolsPages(deps))
     .use(adminApi(deps))
@@ -64,33 +63,6 @@ export function createApp(deps: AppDeps) {
     .use(accountKeys(deps))
     .use(apiDocs(deps))
   return app
-
-  function errorFor(code: unknown, error: unknown, request: Request): Response {
-    if (error instanceof HttpError) return errorResponse(error.status, error.message, error.headers)
-    if (isDatabaseUnavailable(error)) {
-      return errorResponse(503, DATABASE_UNAVAILABLE.error, { 'retry-after': String(DATABASE_UNAVAILABLE.retryAfterSeconds), 'cache-control': 'no-store' })
-    }
-    const path = new URL(request.url).pathname
-    switch (code) {
-      case 'NOT_FOUND':
-        return errorResponse(404, `Not found: no route for ${request.method} ${path}`)
-      case 'PARSE':
-        return errorResponse(400, `Cannot read the request body: ${error instanceof Error ? error.message : String(error)}`)
-      case 'VALIDATION':
-        return errorResponse(422, `Invalid request: ${validationSummary(error)}`)
-      default:
-        // Unexpected: always reported, with or without request logging.
-        ;(deps.log ?? console.error)(`error ${request.method} ${redactUrl(path)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
-        return errorResponse(500, 'Internal error; the request was not completed.')
-    }
-  }
-}
-
-function validationSummary(error: unknown): string {
-  const e = error as { all?: Array<{ path?: string; message?: string }>; message?: string }
-  const first = e.all?.[0]
-  if (first) return `${first.path || '(request)'}: ${first.message ?? 'is not valid'}`
-  return e.message ?? 'the request does not match the schema'
 }
 
 export type App = ReturnType<typeof createApp>

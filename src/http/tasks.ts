@@ -16,7 +16,7 @@ import { requestClientIp } from './client-ip'
 import { insertTaskUsingNonce } from '../../db/nonces'
 import type { AppDeps } from './deps'
 import { readSubmission, submissionFailure, type SubmissionFailure } from './submission'
-import { errorResponse, json, jsonText } from './json'
+import { errorResponse, jsonText } from './json'
 import * as operations from './operations'
 
 const CREATE = 'Cannot create task'
@@ -26,72 +26,103 @@ function refused(failure: SubmissionFailure): Response {
   return errorResponse(status, error)
 }
 
-export function tasksApi(deps: AppDeps) {
+/** The server a request came in on, as far as the handlers need it (client address, proxies). */
+type Server = Parameters<typeof requestClientIp>[0]
+
+/**
+ * The two task endpoints as plain functions of the request. The app mounts them as Elysia
+ * routes (what app.handle() and the HTTPS listener serve); src/http/native.ts hands the same
+ * functions to Bun.serve as native routes for the plain-HTTP listener, where they skip the
+ * framework's per-request work. Both give the same responses.
+ */
+export interface TaskHandlers {
+  create(request: Request, server: Server): Promise<Response>
+  /** `taskId`: the path's segment, percent-decoded (null when its encoding is broken). */
+  fetch(request: Request, taskId: string | null): Promise<Response>
+}
+
+export function taskHandlers(deps: AppDeps): TaskHandlers {
   const { db, clock, random, trustedProxies, taskRateLimit, ipTruncate, signer } = deps
   const missLimit = deps.taskMissLimit ?? DEFAULT_MISS_LIMIT
+  return {
+    async create(request, server) {
+      const now = clock()
+      const ip = requestClientIp(server, request, trustedProxies)
+      if (taskRateLimit) {
+        // Before the body is read: a refused client costs one upsert. Addresses are hashed.
+        const after = await hitWindow(db, { scope: 'task_create', subject: hashSecret(ip), policy: taskRateLimit, now })
+        const d = decideHit(taskRateLimit, after, now)
+        if (!d.ok) return errorResponse(429, `${CREATE}: too many tasks from this address; retry in ${d.retryAfterSeconds} s`, { 'retry-after': String(d.retryAfterSeconds) })
+      }
+      const read = await readSubmission(deps, { request, server, ip, now, purpose: 'submit' })
+      if (!read.ok) return refused(read.failure)
+      const { input, observed, ipAddress, fingerprint } = read.submission
+      const id = uuidV4(random)
+      const task = {
+        id,
+        tool: input.tool,
+        score: input.score,
+        ipAddress,
+        userAgent: observed.userAgent,
+        results: ipTruncate ? truncateIpsDeep(input.results) : input.results,
+        createdAt: now,
+        fingerprint,
+      }
+      if (observed.nonce === 'valid') {
+        // Stored only if this submission is the one that uses the nonce (a concurrent replay loses).
+        if (!(await insertTaskUsingNonce(db, task, input.nonce!))) return refused({ code: 'nonce_used' })
+      } else {
+        await insertTask(db, task)
+      }
+      return jsonText(`{"task_id":"${id}"}`, 201)
+    },
+    async fetch(request, rawTaskId) {
+      const key = extractApiKey({ authorization: request.headers.get('authorization'), apikey: apikeyParameter(request.url) })
+      if (!key || !isWellFormedApiKey(key)) {
+        const f = fetchFailureStatus(key ? 'invalid_key' : 'missing_key')
+        return errorResponse(f.status, f.error, { ...NO_STORE, 'www-authenticate': 'Bearer' })
+      }
+      const now = clock()
+      const taskId = isUuid(rawTaskId) ? rawTaskId.toLowerCase() : null
+      const obs = await fetchTaskWithKey(db, { keyHash: hashSecret(key), taskId, now, missPolicy: missLimit })
+      const decision = decideFetch(obs, now, missLimit)
+      if (decision.ok) {
+        const body = taskJson(decision.task)
+        const headers = rateLimitHeaders(decision.limit, decision.used, now)
+        headers['cache-control'] = 'no-store'
+        headers['jws-signature'] = signer.sign(body, decision.task.task_id)
+        return jsonText(body, 200, headers)
+      }
+      // Only misses pay for a second statement; the happy path stays one round trip.
+      if (decision.code === 'not_found') await hitWindow(db, { scope: 'task_miss', subject: obs.key!.id, policy: missLimit, now })
+      const f = fetchFailureStatus(decision.code, decision.retryAfterSeconds)
+      const headers: Record<string, string> = { ...NO_STORE }
+      if (decision.limit !== undefined) Object.assign(headers, rateLimitHeaders(decision.limit, decision.used ?? 0, now))
+      if (decision.code === 'limit') headers['retry-after'] = String(secondsUntilReset(now))
+      if (decision.code === 'too_many_misses') headers['retry-after'] = String(decision.retryAfterSeconds)
+      if (f.status === 401) headers['www-authenticate'] = 'Bearer'
+      return errorResponse(f.status, f.error, headers)
+    },
+  }
+}
+
+const NO_STORE = { 'cache-control': 'no-store' }
+
+/**
+ * The `apikey` query parameter as the API reads it: names and values decoded as
+ * application/x-www-form-urlencoded (so `api%6Bey` is `apikey` and `+` a space), and when the
+ * parameter comes more than once, the last one counts. Null without one.
+ */
+export function apikeyParameter(url: string): string | null {
+  const q = url.indexOf('?')
+  if (q < 0) return null
+  const hash = url.indexOf('#', q)
+  const all = new URLSearchParams(hash < 0 ? url.slice(q + 1) : url.slice(q + 1, hash)).getAll('apikey')
+  return all.length ? all[all.length - 1]! : null
+}
+
+export function tasksApi(handlers: TaskHandlers) {
   return new Elysia({ name: 'tasks-api' })
-    .post(
-      '/api/antibot/tasks',
-      async ({ request, server }) => {
-        const now = clock()
-        const ip = requestClientIp(server, request, trustedProxies)
-        if (taskRateLimit) {
-          // Before the body is read: a refused client costs one upsert. Addresses are hashed.
-          const after = await hitWindow(db, { scope: 'task_create', subject: hashSecret(ip), policy: taskRateLimit, now })
-          const d = decideHit(taskRateLimit, after, now)
-          if (!d.ok) return errorResponse(429, `${CREATE}: too many tasks from this address; retry in ${d.retryAfterSeconds} s`, { 'retry-after': String(d.retryAfterSeconds) })
-        }
-        const read = await readSubmission(deps, { request, server, ip, now, purpose: 'submit' })
-        if (!read.ok) return refused(read.failure)
-        const { input, observed, ipAddress, fingerprint } = read.submission
-        const id = uuidV4(random)
-        const task = {
-          id,
-          tool: input.tool,
-          score: input.score,
-          ipAddress,
-          userAgent: observed.userAgent,
-          results: ipTruncate ? truncateIpsDeep(input.results) : input.results,
-          createdAt: now,
-          fingerprint,
-        }
-        if (observed.nonce === 'valid') {
-          // Stored only if this submission is the one that uses the nonce (a concurrent replay loses).
-          if (!(await insertTaskUsingNonce(db, task, input.nonce!))) return refused({ code: 'nonce_used' })
-        } else {
-          await insertTask(db, task)
-        }
-        return json({ task_id: id }, 201)
-      },
-      { parse: 'none', detail: operations.createTask },
-    )
-    .get(
-      '/api/antibot/tasks/:task_id',
-      async ({ params, query, request }) => {
-        const key = extractApiKey({ authorization: request.headers.get('authorization'), apikey: query.apikey })
-        const noStore = { 'cache-control': 'no-store' }
-        if (!key || !isWellFormedApiKey(key)) {
-          const f = fetchFailureStatus(key ? 'invalid_key' : 'missing_key')
-          return errorResponse(f.status, f.error, { ...noStore, 'www-authenticate': 'Bearer' })
-        }
-        const now = clock()
-        const taskId = isUuid(params.task_id) ? params.task_id.toLowerCase() : null
-        const obs = await fetchTaskWithKey(db, { keyHash: hashSecret(key), taskId, now, missPolicy: missLimit })
-        const decision = decideFetch(obs, now, missLimit)
-        if (decision.ok) {
-          const body = taskJson(decision.task)
-          return jsonText(body, 200, { ...noStore, ...rateLimitHeaders(decision.limit, decision.used, now), 'jws-signature': signer.sign(body) })
-        }
-        // Only misses pay for a second statement; the happy path stays one round trip.
-        if (decision.code === 'not_found') await hitWindow(db, { scope: 'task_miss', subject: obs.key!.id, policy: missLimit, now })
-        const f = fetchFailureStatus(decision.code, decision.retryAfterSeconds)
-        const headers: Record<string, string> = { ...noStore }
-        if (decision.limit !== undefined) Object.assign(headers, rateLimitHeaders(decision.limit, decision.used ?? 0, now))
-        if (decision.code === 'limit') headers['retry-after'] = String(secondsUntilReset(now))
-        if (decision.code === 'too_many_misses') headers['retry-after'] = String(decision.retryAfterSeconds)
-        if (f.status === 401) headers['www-authenticate'] = 'Bearer'
-        return errorResponse(f.status, f.error, headers)
-      },
-      { detail: operations.getTask },
-    )
+    .post('/api/antibot/tasks', ({ request, server }) => handlers.create(request, server), { parse: 'none', detail: operations.createTask })
+    .get('/api/antibot/tasks/:task_id', ({ params, request }) => handlers.fetch(request, params.task_id), { detail: operations.getTask })
 }

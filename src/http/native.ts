@@ -1,0 +1,51 @@
+// The task endpoints as routes Bun.serve runs natively on the plain-HTTP listener. They are the
+// service's hot paths — every task a page stores, every keyed fetch a client makes — and the
+// framework's per-request work (context, hooks, query parsing) was a measurable share of their
+// time (docs/performance.md). The handlers are the very functions the Elysia routes call
+// (src/http/tasks.ts); this wrapper gives them what the app's hooks give every other route:
+// the response to a thrown error, the security headers, and the request log line. Elysia merges
+// these into the routes it hands Bun.serve (its `serve.routes` option), so `app.listen` serves
+// them and `app.handle` (tests, the HTTPS listener) keeps going through the framework.
+
+import type { AppDeps } from './deps'
+import { errorFor, pathAndQuery, requestLogLine } from './failures'
+import { withSecurityHeaders } from './page'
+import type { TaskHandlers } from './tasks'
+
+type Server = Parameters<TaskHandlers['create']>[1]
+type NativeHandler = (request: Request, server: Server) => Promise<Response>
+
+const TASK_PREFIX = '/api/antibot/tasks/'
+
+/** The last path segment as Elysia gives a `:param`: percent-decoded, null when the encoding is broken. */
+export function taskIdSegment(url: string): string | null {
+  const path = pathAndQuery(url)
+  const q = path.indexOf('?')
+  const raw = path.slice(TASK_PREFIX.length, q < 0 ? undefined : q)
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    return null
+  }
+}
+
+export function nativeTaskRoutes(handlers: TaskHandlers, deps: Pick<AppDeps, 'log'>): Record<string, Record<string, NativeHandler>> {
+  const { log } = deps
+  const served = (run: NativeHandler): NativeHandler =>
+    async (request, server) => {
+      const t0 = log ? performance.now() : 0
+      let response: Response
+      try {
+        response = await run(request, server)
+      } catch (error) {
+        response = errorFor(log, 'UNKNOWN', error, request)
+      }
+      withSecurityHeaders(response)
+      if (log) log(requestLogLine(request, response.status, performance.now() - t0))
+      return response
+    }
+  return {
+    '/api/antibot/tasks': { POST: served((request, server) => handlers.create(request, server)) },
+    '/api/antibot/tasks/:task_id': { GET: served((request) => handlers.fetch(request, taskIdSegment(request.url))) },
+  }
+}

@@ -98,6 +98,14 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
         return (query: string, params?: unknown[], opts?: Record<string, unknown>) =>
           observed(current.unsafe(query, params as never, { ...opts, prepare: true }))
       }
+      if (prop === RAW_QUERY) {
+        // rawRows: awaited at once, so the failure is observed on the promise itself.
+        return (query: string, params: unknown[]) =>
+          current.unsafe(query, params as never, { prepare: true }).catch((e: unknown) => {
+            replacePoolAfter(e)
+            throw e
+          })
+      }
       if (prop === 'begin') {
         return (...args: unknown[]) => (current.begin as (...a: unknown[]) => Promise<unknown>)(...args).catch((e: unknown) => {
           replacePoolAfter(e)
@@ -148,6 +156,26 @@ export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as T[] | { rows: T[] }
   return Array.isArray(result) ? result : result.rows
 }
+
+/**
+ * Rows of a raw statement written with `$1…$n` parameters: the hot paths' form (the keyed fetch,
+ * the task insert), whose text is a constant, so nothing is built per request — Drizzle's `sql`
+ * template rebuilds the text and the parameter list on every call, about 15–20 µs a statement
+ * on this project's machine. The same text runs on both drivers: through the pool's `unsafe`
+ * on PostgreSQL (prepared, like every statement here: see openPostgres) and `query` on PGlite.
+ * The same casting rule as `rows` applies.
+ */
+export async function rawRows<T>(db: Db, text: string, params: readonly unknown[]): Promise<T[]> {
+  const client = (db as unknown as { $client: RawClient }).$client
+  // postgres.js's client is a function (a tagged template); PGlite's is an object.
+  if (typeof client === 'function') return (await (client as PoolClient)[RAW_QUERY](text, params as unknown[])) as T[]
+  return (await (client as PGlite).query<T>(text, params as unknown[])).rows
+}
+
+/** What openPostgres's pool answers for rawRows: its current client's prepared `unsafe`. */
+const RAW_QUERY = Symbol('antibot raw query')
+type PoolClient = { [RAW_QUERY](text: string, params: unknown[]): Promise<unknown[]> }
+type RawClient = PoolClient | PGlite
 
 export async function ping(db: Db): Promise<void> {
   await db.execute(sql`select 1`)

@@ -10,9 +10,8 @@
 // src/core/fixed-window.ts): a key that has used up its misses is not counted either, and answers
 // 429 until the window ends. Recording a miss is a second statement, on the 404 path only.
 
-import { sql } from 'drizzle-orm'
-import { rows, type Db } from './client'
-import { TASK_COLUMNS, type StoredTask } from './tasks'
+import { rawRows, type Db } from './client'
+import { TASK_COLUMNS_SQL, type StoredTask } from './tasks'
 import type { FetchObservation } from '../src/core/quota'
 import { DEFAULT_MISS_LIMIT, type WindowPolicy } from '../src/core/fixed-window'
 import { dayOfMonth, monthKey } from '../src/core/month'
@@ -28,41 +27,30 @@ interface Row extends Partial<StoredTask> {
   miss_started_ms: number | null
 }
 
-export async function fetchTaskWithKey(
-  db: Db,
-  args: { keyHash: string; taskId: string | null; now: Date; missPolicy?: WindowPolicy },
-): Promise<FetchObservation<StoredTask>> {
-  const { keyHash, taskId, now } = args
-  const miss = args.missPolicy ?? DEFAULT_MISS_LIMIT
-  const month = monthKey(now)
-  const day = dayOfMonth(now)
-  const nowIso = now.toISOString()
-  const [row] = await rows<Row>(
-    db,
-    sql`
+const FETCH_TASK_WITH_KEY = `
     with k as (
       select ak.id, ak.status, ak.expires_at, p.monthly_limit,
              w.count as miss_count, w.window_started_at as miss_started_at,
-             coalesce(w.count >= ${miss.max}::int
-                      and w.window_started_at + ${miss.windowSeconds}::int * interval '1 second' > ${nowIso}::timestamptz, false) as miss_blocked
+             coalesce(w.count >= $1::int
+                      and w.window_started_at + $2::int * interval '1 second' > $3::timestamptz, false) as miss_blocked
       from api_keys ak join plans p on p.id = ak.plan_id
       left join rate_windows w on w.scope = 'task_miss' and w.subject = ak.id::text
-      where ak.key_hash = ${keyHash}
+      where ak.key_hash = $4::text
     ),
-    t as (select * from tasks where id = ${taskId}::uuid),
+    t as (select * from tasks where id = $5::uuid),
     inc as (
       insert into key_usage as u (key_id, month, count, daily, last_used_at)
-      select k.id, ${month}::date, 1,
-             array_fill(0, array[${day - 1}::int]) || array[1] || array_fill(0, array[${31 - day}::int]),
-             ${nowIso}::timestamptz
+      select k.id, $6::date, 1,
+             array_fill(0, array[$7::int - 1]) || array[1] || array_fill(0, array[31 - $7::int]),
+             $3::timestamptz
       from k cross join t
       where k.status = 'active'
-        and (k.expires_at is null or k.expires_at > ${nowIso}::timestamptz)
+        and (k.expires_at is null or k.expires_at > $3::timestamptz)
         and k.monthly_limit > 0
         and not k.miss_blocked
       on conflict (key_id, month) do update
         set count = u.count + 1,
-            daily[${day}::int] = coalesce(u.daily[${day}::int], 0) + 1,
+            daily[$7::int] = coalesce(u.daily[$7::int], 0) + 1,
             last_used_at = excluded.last_used_at
         where u.count < (select monthly_limit from k)
       returning u.count
@@ -70,13 +58,21 @@ export async function fetchTaskWithKey(
     select k.id::text as key_id, k.status,
            (extract(epoch from k.expires_at) * 1000)::float8 as expires_ms,
            k.monthly_limit,
-           coalesce((select count from key_usage where key_id = k.id and month = ${month}::date), 0)::int as used_before,
+           coalesce((select count from key_usage where key_id = k.id and month = $6::date), 0)::int as used_before,
            (select count from inc)::int as used_after,
            k.miss_count::int as miss_count,
            (extract(epoch from k.miss_started_at) * 1000)::float8 as miss_started_ms,
-           ${TASK_COLUMNS}
-    from k left join t on true`,
-  )
+           ${TASK_COLUMNS_SQL}
+    from k left join t on true`
+
+export async function fetchTaskWithKey(
+  db: Db,
+  args: { keyHash: string; taskId: string | null; now: Date; missPolicy?: WindowPolicy },
+): Promise<FetchObservation<StoredTask>> {
+  const { keyHash, taskId, now } = args
+  const miss = args.missPolicy ?? DEFAULT_MISS_LIMIT
+  // $1 miss max, $2 miss window seconds, $3 now, $4 key hash, $5 task id, $6 month, $7 day.
+  const [row] = await rawRows<Row>(db, FETCH_TASK_WITH_KEY, [miss.max, miss.windowSeconds, now.toISOString(), keyHash, taskId, monthKey(now), dayOfMonth(now)])
   if (!row) return { key: null, task: null, usedAfter: null }
   return {
     key: {

@@ -2,7 +2,7 @@
 // db/fetch.ts because it is one statement with the key check and usage count.
 
 import { sql } from 'drizzle-orm'
-import { rows, type Db } from './client'
+import { rawRows, rows, type Db } from './client'
 import { compactResults, hydrateResults } from '../src/core/check-text'
 
 export interface NewTask {
@@ -40,11 +40,13 @@ export function storedResultsJson(tool: string, results: unknown): string {
   return JSON.stringify(compactResults(tool, results))
 }
 
+const INSERT_TASK = `
+  insert into tasks (id, tool, score, ip_address, user_agent, results, created_at, fingerprint)
+  values ($1::uuid, $2::text, $3::int, $4::text, $5::text, $6::jsonb, $7::timestamptz, $8::text)`
+
 export async function insertTask(db: Db, task: NewTask): Promise<void> {
-  await db.execute(sql`
-    insert into tasks (id, tool, score, ip_address, user_agent, results, created_at, fingerprint)
-    values (${task.id}::uuid, ${task.tool}, ${task.score}::int, ${task.ipAddress}, ${task.userAgent},
-            ${storedResultsJson(task.tool, task.results)}::jsonb, ${task.createdAt.toISOString()}::timestamptz, ${task.fingerprint ?? null}::text)`)
+  const results = storedResultsJson(task.tool, task.results)
+  await rawRows(db, INSERT_TASK, [task.id, task.tool, task.score, task.ipAddress, task.userAgent, results, task.createdAt.toISOString(), task.fingerprint ?? null])
 }
 
 /** How often a fingerprint was stored before: all tasks sharing it, and their other addresses. */
@@ -88,9 +90,10 @@ export async function countFingerprintSeen(
 }
 
 /** The stored columns in the API's field names; created_at already in the spec's form. */
-export const TASK_COLUMNS = sql.raw(`
+export const TASK_COLUMNS_SQL = `
   t.id::text as task_id, t.tool, t.score, t.ip_address, t.user_agent, t.results::text as results,
-  to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') as created_at`)
+  to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') as created_at`
+export const TASK_COLUMNS = sql.raw(TASK_COLUMNS_SQL)
 
 export async function getTask(db: Db, id: string): Promise<StoredTask | null> {
   const [row] = await rows<StoredTask>(db, sql`select ${TASK_COLUMNS} from tasks t where t.id = ${id}::uuid`)

@@ -13,6 +13,7 @@ import { judge, playwrightHeadless, humanChrome } from '../src/core/tools/bot-de
 import { assembleResults } from '../src/core/tools/assemble'
 import { check } from '../src/core/scoring'
 import { TOOL_DEFINITIONS } from '../src/core/tools/registry'
+import { FIXED_DETAILS } from '../src/core/consistency'
 import { chromeServer } from '../src/core/tools/bot-detector.fixture'
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
@@ -137,6 +138,27 @@ describe.each(testDrivers())('check text on %s', (driver) => {
     await insertFull(db, task(900, 'bot-detector', results))
     const body = JSON.parse(taskJson((await getTask(db, uuid(900)))!)) as { results: unknown }
     expect(body.results).toEqual(results)
+  })
+
+  test('every fixed consistency detail is stored as its code and served as its text, beside odd neighbours', async () => {
+    const items: Array<Record<string, unknown>> = FIXED_DETAILS.map((detail, i) => ({
+      id: `item-${i}`,
+      claim: OBSERVED[i % OBSERVED.length] ?? '"detail": "#00000000"',
+      detail,
+      sources: ['client', 'server'],
+      verdict: 'unknown',
+      observed: i % 2 ? { detail: FIXED_DETAILS[0], note: '#1234abcd' } : '#',
+    }))
+    // A detail that is not fixed, a code no table knows, and one that only looks like a code.
+    items.push({ id: 'free', claim: null, detail: 'navigator.languages starts with de but the header with en.', sources: ['server', 'server'], verdict: 'contradiction', observed: '#' })
+    items.push({ id: 'unknown-code', claim: null, detail: '#ffffffff', sources: ['server', 'server'], verdict: 'unknown', observed: null })
+    const results = { checks: [], summary: { score: 1 }, signals: { colour: '#abc' }, consistency: { items, contradictions: 1 }, zzz: { consistency: { items: [{ detail: FIXED_DETAILS[1] }] } } }
+    const { fullText, compactText } = await sameServed('bot-detector', results)
+    const stored = JSON.parse(compactText) as { consistency: { items: Array<{ detail: string }> }; zzz: unknown }
+    expect(stored.consistency.items.slice(0, FIXED_DETAILS.length).every((it) => /^#[0-9a-f]{8}$/.test(it.detail))).toBe(true)
+    expect(stored.consistency.items.at(-2)!.detail).toStartWith('navigator.languages')
+    expect(stored.zzz).toEqual(results.zzz)
+    expect(compactText.length).toBeLessThan(fullText.length)
   })
 
   test('results without checks, or with checks of an unexpected shape, are served as stored', async () => {

@@ -1,6 +1,13 @@
 // A stored task keeps what is particular to it; the text every task of a check shares (its
 // `name`, `why`, and `source` when it is the definition's) comes from the check's definition
-// when the task is served. docs/api.md (Decisions) and docs/performance.md say why.
+// when the task is served, and so does a consistency item's `detail` when it is one of the
+// fixed texts (FIXED_DETAILS in src/core/consistency.ts). docs/api.md (Decisions) and
+// docs/performance.md say why.
+//
+// Consistency details: a fixed text is stored as `#` and eight hex digits of its SHA-256 (no
+// server-written detail starts with `#`), in place, so the key order is untouched, and served
+// as the text again; a code no table knows (a text reworded without keeping the old one) is
+// served as stored.
 //
 // Store (compactResults): a check whose name and why are exactly its definition's (for the
 // task's tool) is stored without them, and without `source` when that is the definition's
@@ -14,7 +21,9 @@
 // scanned (no JSON.parse). A check that already has `why` (rows stored before this change),
 // or whose id no definition of the tool has any more, is served as stored.
 
+import { createHash } from 'node:crypto'
 import { SPEC_SCORING_DEFS } from '../checks/spec-scoring'
+import { FIXED_DETAILS } from './consistency'
 import type { Check } from './scoring'
 import { TOOL_DEFINITIONS } from './tools/registry'
 
@@ -87,7 +96,113 @@ export function compactResults(tool: string, results: unknown): unknown {
     const { name: _n, why: _w, source, ...rest } = k
     return source === t.source ? rest : { ...rest, source }
   })
-  return changed ? { ...results, checks: compact } : results
+  const withChecks = changed ? { ...results, checks: compact } : results
+  return compactDetails(withChecks as Record<string, unknown>)
+}
+
+// ------------------------------------------------------------------ consistency details
+
+let detailTables: { codeOf: Map<string, string>; textOf: Map<string, string> } | undefined
+
+/** Text → code, and code (as JSON text, `"#1a2b3c4d"`) → the text as JSON. */
+export function detailCodes() {
+  if (!detailTables) {
+    const codeOf = new Map<string, string>()
+    const textOf = new Map<string, string>()
+    for (const text of FIXED_DETAILS) {
+      const code = `#${createHash('sha256').update(text).digest('hex').slice(0, 8)}`
+      const json = JSON.stringify(code)
+      const seen = textOf.get(json)
+      if (seen !== undefined && seen !== JSON.stringify(text)) throw new Error(`two fixed consistency details share the code ${code}`)
+      codeOf.set(text, code)
+      textOf.set(json, JSON.stringify(text))
+    }
+    detailTables = { codeOf, textOf }
+  }
+  return detailTables
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+function compactDetails(results: Record<string, unknown>): unknown {
+  const c = results.consistency
+  if (!isRecord(c) || !Array.isArray(c.items)) return results
+  const { codeOf } = detailCodes()
+  let changed = false
+  const items = c.items.map((item: unknown) => {
+    if (!isRecord(item) || typeof item.detail !== 'string') return item
+    const code = codeOf.get(item.detail)
+    if (code === undefined) return item
+    changed = true
+    return { ...item, detail: code }
+  })
+  return changed ? { ...results, consistency: { ...c, items } } : results
+}
+
+/** Index just past the JSON value (any kind) that starts at `i`, or -1. */
+function skipAny(text: string, i: number): number {
+  const c = text.charCodeAt(i)
+  if (c === 34) {
+    const q = stringEnd(text, i)
+    return q < 0 ? -1 : q + 1
+  }
+  if (c === 123 || c === 91) return skipValue(text, i)
+  let p = i
+  while (p < text.length && text.charCodeAt(p) !== 44 && text.charCodeAt(p) !== 125 && text.charCodeAt(p) !== 93) p++
+  return p === i ? -1 : p
+}
+
+/**
+ * The members of the jsonb object at `i`: for each, `visit(key, valueStart, valueEnd)` with the
+ * key as JSON text. Returns the index past the object, or -1 when the text is not as expected.
+ */
+function eachMember(text: string, i: number, visit: (key: string, start: number, end: number) => void): number {
+  if (text.charCodeAt(i) !== 123) return -1
+  let p = i + 1
+  if (text.charCodeAt(p) === 125) return p + 1
+  for (;;) {
+    const keyEnd = stringEnd(text, p)
+    if (text.charCodeAt(p) !== 34 || keyEnd < 0 || !text.startsWith(': ', keyEnd + 1)) return -1
+    const start = keyEnd + 3
+    const end = skipAny(text, start)
+    if (end < 0) return -1
+    visit(text.slice(p, keyEnd + 1), start, end)
+    if (text.charCodeAt(end) === 125) return end + 1
+    if (!text.startsWith(', ', end)) return -1
+    p = end + 2
+  }
+}
+
+/** The stored results with every coded consistency detail put back as its text. */
+function hydrateDetails(text: string): string {
+  if (!text.includes('"#')) return text
+  let items = -1
+  eachMember(text, 0, (key, start) => {
+    if (key === '"consistency"') {
+      eachMember(text, start, (k, s) => {
+        if (k === '"items"' && text.charCodeAt(s) === 91) items = s
+      })
+    }
+  })
+  if (items < 0 || text.charCodeAt(items + 1) === 93) return text
+  const { textOf } = detailCodes()
+  let out = ''
+  let last = 0
+  let p = items + 1
+  for (;;) {
+    const end = eachMember(text, p, (key, start, valueEnd) => {
+      if (key !== '"detail"' || text.charCodeAt(start + 1) !== 35) return
+      const full = textOf.get(text.slice(start, valueEnd))
+      if (full === undefined) return
+      out += text.slice(last, start) + full
+      last = valueEnd
+    })
+    if (end < 0) return text
+    if (text.charCodeAt(end) === 93) break
+    if (!text.startsWith(', ', end)) return text
+    p = end + 2
+  }
+  return last === 0 ? text : out + text.slice(last)
 }
 
 const CHECK_START = '{"id": "'
@@ -143,6 +258,10 @@ function checksStart(text: string): number {
  * not recognise is returned unchanged.
  */
 export function hydrateResults(tool: string, text: string): string {
+  return hydrateDetails(hydrateChecks(tool, text))
+}
+
+function hydrateChecks(tool: string, text: string): string {
   const byId = texts(tool)
   if (!byId) return text
   const open = checksStart(text)

@@ -108,15 +108,52 @@ export function clientClaims(signals: unknown): ClientClaims {
 
 // ------------------------------------------------------------------ the items
 
+/**
+ * The details that are the same text in every task that has them. Stored tasks keep a short code
+ * in their place and get the text back when served (src/core/check-text.ts), so these are part
+ * of the stored form: reword one and tasks stored with the old text are served with its code.
+ * Keep an old wording in RETIRED_DETAILS when changing it.
+ */
+const DETAIL = {
+  uaNotReported: 'This tool does not report navigator.userAgent.',
+  uaSame: 'The page reports the User-Agent the request carried.',
+  languagesNotReported: 'This tool does not report navigator.languages.',
+  noAcceptLanguage: 'The request carried no Accept-Language header.',
+  languagesAgree: 'The header starts with the language navigator.languages starts with.',
+  noIpDatabase: 'The service has not loaded its IP database.',
+  zoneNotReported: 'This tool does not report the time zone.',
+  utcNoCountry: 'UTC belongs to no country.',
+  noLanguages: 'Neither navigator.languages nor an Accept-Language header.',
+  onlyEnglish: 'Only English, which is used everywhere.',
+  noDnsQuery: 'No DNS query for this page reached the service\'s DNS server (only the dns-leak page makes them).',
+  resolverAbroad: 'A resolver in another country than the HTTP address looked up the page\'s names: DNS leaves outside the tunnel.',
+  resolversFit: 'Every resolver is in the HTTP address\'s network or country, or a known public resolver.',
+  httpUnplaced: 'The HTTP address cannot be placed, so the resolvers cannot be compared with it.',
+  resolversUnplaced: 'Some resolvers cannot be placed.',
+  webrtcNoPublic: 'WebRTC showed no public address, in the page or at the service\'s STUN listener.',
+  webrtcNothing: 'This page gathered no WebRTC candidates and no STUN request reached the service.',
+  webrtcFits: 'Every public WebRTC address is the HTTP address, in its IPv6 /64 or in its AS.',
+  noTls: 'No TLS ClientHello for this page (the TLS listener is off, or the page did not reach it; and no JA4 or JA3 string from a trusted proxy).',
+  noHttp2: 'No HTTP/2 connection preface for this page (the TLS listener is off, or the browser did not speak HTTP/2 to it; and no Akamai fingerprint from a trusted proxy).',
+} as const
+const stackMatches = (layer: string) => `The ${layer} stack is the claimed engine's.`
+const stackUnknown = (layer: string) => `The ${layer} fingerprint matches no known stack, so it neither confirms nor refutes the claim.`
+const STACK_LAYERS = ['TLS', 'HTTP/2']
+/** Wordings no longer produced whose stored codes must still be served. */
+const RETIRED_DETAILS: readonly string[] = []
+
+/** Every fixed detail text (see DETAIL). */
+export const FIXED_DETAILS: readonly string[] = [...Object.values(DETAIL), ...STACK_LAYERS.flatMap((l) => [stackMatches(l), stackUnknown(l)]), ...RETIRED_DETAILS]
+
 const item = (id: string, claim: unknown, observed: unknown, sources: Source[], verdict: ConsistencyVerdict, detail: string): ConsistencyItem => ({ id, claim, observed, sources, verdict, detail })
 
 function userAgentNavigator(claims: ClientClaims, server: ServerObservation): ConsistencyItem {
   const id = 'user-agent-navigator'
   const header = server.userAgent || null
-  if (!claims.userAgent) return item(id, null, header, ['client', 'server'], 'unknown', 'This tool does not report navigator.userAgent.')
+  if (!claims.userAgent) return item(id, null, header, ['client', 'server'], 'unknown', DETAIL.uaNotReported)
   const same = claims.userAgent.value === server.userAgent
   return item(id, claims.userAgent.value, header, ['client', 'server'], same ? 'consistent' : 'contradiction',
-    same ? 'The page reports the User-Agent the request carried.' : `navigator.userAgent (${claims.userAgent.from}) differs from the User-Agent header: one of them was overridden.`)
+    same ? DETAIL.uaSame : `navigator.userAgent (${claims.userAgent.from}) differs from the User-Agent header: one of them was overridden.`)
 }
 
 const claimName = (c: ClaimedBrowser) => (c.family === 'tool' ? `an HTTP client (${c.tool})` : `${c.family}${c.version ? ` ${c.version}` : ''} (${c.engine})`)
@@ -127,9 +164,9 @@ function stackItem(id: string, layer: string, claimed: ClaimedBrowser, guess: Fa
   const observed = { family: guess.family, name: FAMILY_NAME[guess.family], reasons: guess.reasons }
   const cmp = compareFamily(guess.family, claimed.engine)
   const detail =
-    cmp === 'match' ? `The ${layer} stack is the claimed engine's.`
+    cmp === 'match' ? stackMatches(layer)
       : cmp === 'mismatch' ? `The User-Agent claims ${claim}, but the ${layer} stack is ${FAMILY_NAME[guess.family]}.`
-        : guess.family === 'unknown' ? `The ${layer} fingerprint matches no known stack, so it neither confirms nor refutes the claim.`
+        : guess.family === 'unknown' ? stackUnknown(layer)
           : `The User-Agent names no engine to compare the ${layer} stack (${FAMILY_NAME[guess.family]}) with.`
   return item(id, claim, observed, ['server', 'server'], cmp === 'match' ? 'consistent' : cmp === 'mismatch' ? 'contradiction' : 'unknown', detail)
 }
@@ -165,12 +202,12 @@ function acceptLanguageNavigator(claims: ClientClaims, server: ServerObservation
   const id = 'accept-language-navigator'
   const accept = acceptedTags(server.headers.find(([k]) => k === 'accept-language')?.[1])
   const observed = accept.length ? accept : null
-  if (!claims.languages) return item(id, null, observed, ['client', 'server'], 'unknown', 'This tool does not report navigator.languages.')
-  if (!accept.length) return item(id, claims.languages.value, null, ['client', 'server'], 'unknown', 'The request carried no Accept-Language header.')
+  if (!claims.languages) return item(id, null, observed, ['client', 'server'], 'unknown', DETAIL.languagesNotReported)
+  if (!accept.length) return item(id, claims.languages.value, null, ['client', 'server'], 'unknown', DETAIL.noAcceptLanguage)
   const first = claims.languages.value[0]!
   const verdict = base(first) === base(accept[0]!) ? 'consistent' : 'contradiction'
   return item(id, claims.languages.value, accept, ['client', 'server'], verdict,
-    verdict === 'consistent' ? 'The header starts with the language navigator.languages starts with.' : `navigator.languages starts with ${first} but the header with ${accept[0]}: one of them was rewritten.`)
+    verdict === 'consistent' ? DETAIL.languagesAgree : `navigator.languages starts with ${first} but the header with ${accept[0]}: one of them was rewritten.`)
 }
 
 function countryItems(claims: ClientClaims, server: ServerObservation, ctx: JudgeContext | undefined): ConsistencyItem[] {
@@ -178,7 +215,7 @@ function countryItems(claims: ClientClaims, server: ServerObservation, ctx: Judg
   const country = intel.status === 'found' ? intel.info.country : null
   const observed = intel.status === 'found' ? { ip: server.ip, country, network: networkText(intel.info) } : { ip: server.ip, country: null }
   const why =
-    intel.status === 'no-database' ? 'The service has not loaded its IP database.'
+    intel.status === 'no-database' ? DETAIL.noIpDatabase
       : intel.status === 'not-public' ? `${server.ip} is not a public address (${intel.scope ?? 'not an IP'}), so it has no country.`
         : intel.status === 'unlisted' ? `${server.ip} is in no range of the IP database.`
           : country === null ? `The IP database has an AS but no country for ${server.ip}.` : null
@@ -186,12 +223,12 @@ function countryItems(claims: ClientClaims, server: ServerObservation, ctx: Judg
 
   let zoneItem: ConsistencyItem
   const zone = claims.timeZone?.value ?? null
-  if (!zone) zoneItem = item('ip-country-time-zone', null, observed, ['client', 'server'], 'unknown', 'This tool does not report the time zone.')
+  if (!zone) zoneItem = item('ip-country-time-zone', null, observed, ['client', 'server'], 'unknown', DETAIL.zoneNotReported)
   else if (why || !country) zoneItem = item('ip-country-time-zone', zone, observed, ['client', 'server'], 'unknown', why!)
   else {
     const fits = zoneFitsCountry(zone, country, year)
     zoneItem = item('ip-country-time-zone', zone, observed, ['client', 'server'], fits === null ? 'unknown' : fits ? 'consistent' : 'contradiction',
-      fits === null ? 'UTC belongs to no country.' : fits ? `${zone} is a zone of ${country} or has its offsets.` : `${zone} is not a zone of ${country} and has other offsets: a proxy or VPN, a faked zone, or a traveller.`)
+      fits === null ? DETAIL.utcNoCountry : fits ? `${zone} is a zone of ${country} or has its offsets.` : `${zone} is not a zone of ${country} and has other offsets: a proxy or VPN, a faked zone, or a traveller.`)
   }
 
   // Languages: the page's list, or else the Accept-Language header the request carried.
@@ -199,12 +236,12 @@ function countryItems(claims: ClientClaims, server: ServerObservation, ctx: Judg
   const langs = claims.languages?.value ?? (accept.length ? accept : null)
   const langSource: Source = claims.languages ? 'client' : 'server'
   let langItem: ConsistencyItem
-  if (!langs) langItem = item('ip-country-languages', null, observed, [langSource, 'server'], 'unknown', 'Neither navigator.languages nor an Accept-Language header.')
+  if (!langs) langItem = item('ip-country-languages', null, observed, [langSource, 'server'], 'unknown', DETAIL.noLanguages)
   else if (why || !country) langItem = item('ip-country-languages', langs, observed, [langSource, 'server'], 'unknown', why!)
   else {
     const fits = languagesFitCountry(langs, country)
     langItem = item('ip-country-languages', langs, observed, [langSource, 'server'], fits === null ? 'unknown' : fits ? 'consistent' : 'contradiction',
-      fits === null ? 'Only English, which is used everywhere.' : fits ? `A language of ${country} is among them.` : `None of them is a language of ${country}.`)
+      fits === null ? DETAIL.onlyEnglish : fits ? `A language of ${country} is among them.` : `None of them is a language of ${country}.`)
   }
   return [zoneItem, langItem]
 }
@@ -222,7 +259,7 @@ function sameAsHttp(a: string, http: string, ctx: JudgeContext | undefined): { s
 function resolverItem(server: ServerObservation, ctx: JudgeContext | undefined): ConsistencyItem {
   const id = 'resolver-vs-ip'
   const resolvers = [...new Set(evidenceOf(server, 'dns').map((d) => (isObj(d) && typeof d.resolver === 'string' ? normalizeIp(d.resolver) : null)).filter((r): r is string => !!r))]
-  if (!resolvers.length) return item(id, server.ip, null, ['server', 'server'], 'unknown', 'No DNS query for this page reached the service\'s DNS server (only the dns-leak page makes them).')
+  if (!resolvers.length) return item(id, server.ip, null, ['server', 'server'], 'unknown', DETAIL.noDnsQuery)
   const http = intelOf(ctx, server.ip)
   const rows = resolvers.map((r) => {
     const intel = intelOf(ctx, r)
@@ -234,9 +271,9 @@ function resolverItem(server: ServerObservation, ctx: JudgeContext | undefined):
   })
   const verdict: ConsistencyVerdict = rows.some((r) => r.verdict === 'contradiction') ? 'contradiction' : rows.every((r) => r.verdict === 'consistent') ? 'consistent' : 'unknown'
   const detail =
-    verdict === 'contradiction' ? 'A resolver in another country than the HTTP address looked up the page\'s names: DNS leaves outside the tunnel.'
-      : verdict === 'consistent' ? 'Every resolver is in the HTTP address\'s network or country, or a known public resolver.'
-        : http.status !== 'found' ? 'The HTTP address cannot be placed, so the resolvers cannot be compared with it.' : 'Some resolvers cannot be placed.'
+    verdict === 'contradiction' ? DETAIL.resolverAbroad
+      : verdict === 'consistent' ? DETAIL.resolversFit
+        : http.status !== 'found' ? DETAIL.httpUnplaced : DETAIL.resolversUnplaced
   const httpSide = http.status === 'found' ? `${server.ip} (${networkText(http.info)})` : server.ip
   return item(id, httpSide, rows, ['server', 'server'], verdict, detail)
 }
@@ -246,13 +283,13 @@ function webrtcItem(claims: ClaimedAddresses, server: ServerObservation, ctx: Ju
   const all = [...claims.page.map((a) => ({ address: a, source: 'client' as const })), ...claims.listener.filter((a) => !claims.page.includes(a)).map((a) => ({ address: a, source: 'server' as const }))]
   const sources: Source[] = [...new Set(all.map((a) => a.source))]
   if (!all.length) {
-    return item(id, server.ip, null, ['server', 'client'], 'unknown', claims.gathered ? 'WebRTC showed no public address, in the page or at the service\'s STUN listener.' : 'This page gathered no WebRTC candidates and no STUN request reached the service.')
+    return item(id, server.ip, null, ['server', 'client'], 'unknown', claims.gathered ? DETAIL.webrtcNoPublic : DETAIL.webrtcNothing)
   }
   const rows = all.map((a) => ({ ...a, ...sameAsHttp(a.address, server.ip, ctx) }))
   const other = rows.filter((r) => !r.same)
   return item(id, server.ip, rows.map((r) => ({ address: r.address, source: r.source, network: r.network, sameAsHttp: r.same })), ['server', ...sources],
     other.length ? 'contradiction' : 'consistent',
-    other.length ? `WebRTC reveals ${other.map((r) => r.address).join(', ')}, outside the HTTP address's network: traffic can leave outside the proxy or VPN.` : 'Every public WebRTC address is the HTTP address, in its IPv6 /64 or in its AS.')
+    other.length ? `WebRTC reveals ${other.map((r) => r.address).join(', ')}, outside the HTTP address's network: traffic can leave outside the proxy or VPN.` : DETAIL.webrtcFits)
 }
 
 interface ClaimedAddresses {
@@ -280,8 +317,8 @@ export function consistencyOf(signals: unknown, server: ServerObservation, ctx?:
   const claimed = parseUserAgent(server.userAgent)
   const items = [
     userAgentNavigator(claims, server),
-    stackItem('user-agent-tls', 'TLS', claimed, tlsGuess(server), 'No TLS ClientHello for this page (the TLS listener is off, or the page did not reach it; and no JA4 or JA3 string from a trusted proxy).'),
-    stackItem('user-agent-http2', 'HTTP/2', claimed, http2Guess(server), 'No HTTP/2 connection preface for this page (the TLS listener is off, or the browser did not speak HTTP/2 to it; and no Akamai fingerprint from a trusted proxy).'),
+    stackItem('user-agent-tls', STACK_LAYERS[0]!, claimed, tlsGuess(server), DETAIL.noTls),
+    stackItem('user-agent-http2', STACK_LAYERS[1]!, claimed, http2Guess(server), DETAIL.noHttp2),
     acceptLanguageNavigator(claims, server),
     ...countryItems(claims, server, ctx),
     resolverItem(server, ctx),

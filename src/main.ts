@@ -16,6 +16,7 @@ import { startStunListener } from './listeners/stun'
 import { startDnsListener } from './listeners/dns'
 import { startTlsListener } from './listeners/tls'
 import { loadIpDatabaseOffThread } from './ip-database'
+import { stdoutLines } from './log-lines'
 import type { JudgeContext } from './core/tools/types'
 
 async function main() {
@@ -40,7 +41,11 @@ async function main() {
   const protector = await keyProtector(signingSecret.secret, signingSecret.source)
   const signer = responseSigner(await currentSigningKey(database.db, { generate: generateSigningKey, protector }))
   console.log(`signing key ${signer.kid}, encrypted in the database with ${signingSecret.source}`)
-  const log = config.logRequests ? (line: string) => console.log(`${new Date().toISOString()} ${line}`) : undefined
+  // Timestamped lines (the request log, the listeners' and maintenance's lines) share one writer,
+  // which gathers them and writes once per event-loop turn (src/log-lines.ts).
+  const out = stdoutLines()
+  const stamped = (line: string) => out.line(`${new Date().toISOString()} ${line}`)
+  const log = config.logRequests ? stamped : undefined
   const stunListener =
     config.stunPort === undefined
       ? undefined
@@ -52,7 +57,7 @@ async function main() {
     config.tlsPort === undefined
       ? undefined
       : await startTlsListener(
-          { db: database.db, clock: () => new Date(), log: (line) => console.log(`${new Date().toISOString()} ${line}`) },
+          { db: database.db, clock: () => new Date(), log: stamped },
           { port: config.tlsPort, host: config.host, certFile: config.tlsCertFile, keyFile: config.tlsKeyFile, dataDir: config.dataDir },
         ).catch((e: unknown) => {
           throw new Error(`Cannot start the HTTPS listener on ${config.host}:${config.tlsPort}: ${e instanceof Error ? e.message : String(e)} (set TLS_PORT to a free port, or to off)`)
@@ -61,7 +66,7 @@ async function main() {
     config.dnsZone === undefined
       ? undefined
       : await startDnsListener(
-          { db: database.db, clock: () => new Date(), log: (line) => console.log(`${new Date().toISOString()} ${line}`) },
+          { db: database.db, clock: () => new Date(), log: stamped },
           { zone: config.dnsZone, port: config.dnsPort, hostname: config.host, answerIpv4: config.dnsAnswerIpv4 ?? null, answerIpv6: config.dnsAnswerIpv6 ?? null },
         )
   if (dnsListener) console.log(`DNS evidence listener for ${config.dnsZone} on ${config.host}:${dnsListener.port} (UDP and TCP)`)
@@ -116,13 +121,14 @@ async function main() {
     clock: () => new Date(),
     retentionDays: config.taskRetentionDays,
     longestWindowSeconds: Math.max(config.taskMissLimit.windowSeconds, config.taskRateLimit?.windowSeconds ?? 0, LONGEST_ACCOUNT_WINDOW_SECONDS),
-    log: (line) => console.log(`${new Date().toISOString()} ${line}`),
+    log: stamped,
   })
 
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
+    out.flush()
     console.log(`${signal}: draining and closing`)
     await app.stop()
     await stunListener?.stop()

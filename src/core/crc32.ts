@@ -12,6 +12,6 @@ const TABLE = (() => {
 
 export function crc32(bytes: Uint8Array): number {
   let crc = 0xffffffff
-  for (const b of bytes) crc = TABLE[(crc ^ b) & 0xff]! ^ (crc >>> 8)
+  for (let i = 0; i < bytes.length; i++) crc = TABLE[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8)
   return (crc ^ 0xffffffff) >>> 0
 }

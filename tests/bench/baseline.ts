@@ -64,3 +64,4 @@ const server = Bun.serve({
   },
 })
 console.log(`baseline listening on http://127.0.0.1:${server.port}`)
+process.on('SIGINT', () => process.exit(0))

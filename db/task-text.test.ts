@@ -14,6 +14,7 @@ import { assembleResults } from '../src/core/tools/assemble'
 import { check } from '../src/core/scoring'
 import { TOOL_DEFINITIONS } from '../src/core/tools/registry'
 import { FIXED_DETAILS } from '../src/core/consistency'
+import { detailCodes } from '../src/core/check-text'
 import { chromeServer } from '../src/core/tools/bot-detector.fixture'
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
@@ -152,12 +153,18 @@ describe.each(testDrivers())('check text on %s', (driver) => {
     // A detail that is not fixed, a code no table knows, and one that only looks like a code.
     items.push({ id: 'free', claim: null, detail: 'navigator.languages starts with de but the header with en.', sources: ['server', 'server'], verdict: 'contradiction', observed: '#' })
     items.push({ id: 'unknown-code', claim: null, detail: '#ffffffff', sources: ['server', 'server'], verdict: 'unknown', observed: null })
-    const results = { checks: [], summary: { score: 1 }, signals: { colour: '#abc' }, consistency: { items, contradictions: 1 }, zzz: { consistency: { items: [{ detail: FIXED_DETAILS[1] }] } } }
+    // Codes where a client could put them: inside a string, and in a nested look-alike section.
+    const code = detailCodes().codeOf.get(FIXED_DETAILS[2]!)!
+    items[0]!.claim = `", "detail": "${code}`
+    const results = { checks: [], summary: { score: 1 }, signals: { colour: '#abc' }, consistency: { items, contradictions: 1 }, zzzzzzzzzzzzzzzz: { consistency: { items: [{ detail: FIXED_DETAILS[1] }, { detail: code }] } } }
     const { fullText, compactText } = await sameServed('bot-detector', results)
-    const stored = JSON.parse(compactText) as { consistency: { items: Array<{ detail: string }> }; zzz: unknown }
+    const id = uuid(n)
+    const servedResults = (JSON.parse(taskJson((await getTask(db, id))!)) as { results: typeof results }).results
+    expect(servedResults).toEqual(results)
+    const stored = JSON.parse(compactText) as { consistency: { items: Array<{ detail: string }> }; zzzzzzzzzzzzzzzz: unknown }
     expect(stored.consistency.items.slice(0, FIXED_DETAILS.length).every((it) => /^#[0-9a-f]{8}$/.test(it.detail))).toBe(true)
     expect(stored.consistency.items.at(-2)!.detail).toStartWith('navigator.languages')
-    expect(stored.zzz).toEqual(results.zzz)
+    expect(stored.zzzzzzzzzzzzzzzz).toEqual(results.zzzzzzzzzzzzzzzz)
     expect(compactText.length).toBeLessThan(fullText.length)
   })
 

@@ -139,68 +139,28 @@ function compactDetails(results: Record<string, unknown>): unknown {
   return changed ? { ...results, consistency: { ...c, items } } : results
 }
 
-/** Index just past the JSON value (any kind) that starts at `i`, or -1. */
-function skipAny(text: string, i: number): number {
-  const c = text.charCodeAt(i)
-  if (c === 34) {
-    const q = stringEnd(text, i)
-    return q < 0 ? -1 : q + 1
-  }
-  if (c === 123 || c === 91) return skipValue(text, i)
-  let p = i
-  while (p < text.length && text.charCodeAt(p) !== 44 && text.charCodeAt(p) !== 125 && text.charCodeAt(p) !== 93) p++
-  return p === i ? -1 : p
-}
+const DETAIL_CODE = '"detail": "#'
+const CODE_LENGTH = 9
 
 /**
- * The members of the jsonb object at `i`: for each, `visit(key, valueStart, valueEnd)` with the
- * key as JSON text. Returns the index past the object, or -1 when the text is not as expected.
+ * The stored results with every coded consistency detail put back as its text. `open` is the
+ * `{` of the top-level `consistency` value. Inside its `items` array, `"detail": "#` can only be
+ * the key of an item written by the server (inside a jsonb string every quote is escaped, and
+ * no object the items nest has a `detail`), so the codes are found with indexOf.
  */
-function eachMember(text: string, i: number, visit: (key: string, start: number, end: number) => void): number {
-  if (text.charCodeAt(i) !== 123) return -1
-  let p = i + 1
-  if (text.charCodeAt(p) === 125) return p + 1
-  for (;;) {
-    const keyEnd = stringEnd(text, p)
-    if (text.charCodeAt(p) !== 34 || keyEnd < 0 || !text.startsWith(': ', keyEnd + 1)) return -1
-    const start = keyEnd + 3
-    const end = skipAny(text, start)
-    if (end < 0) return -1
-    visit(text.slice(p, keyEnd + 1), start, end)
-    if (text.charCodeAt(end) === 125) return end + 1
-    if (!text.startsWith(', ', end)) return -1
-    p = end + 2
-  }
-}
-
-/** The stored results with every coded consistency detail put back as its text. */
-function hydrateDetails(text: string): string {
-  if (!text.includes('"#')) return text
-  let items = -1
-  eachMember(text, 0, (key, start) => {
-    if (key === '"consistency"') {
-      eachMember(text, start, (k, s) => {
-        if (k === '"items"' && text.charCodeAt(s) === 91) items = s
-      })
-    }
-  })
-  if (items < 0 || text.charCodeAt(items + 1) === 93) return text
+function hydrateDetails(text: string, open: number): string {
+  if (open < 0 || !text.startsWith('{"items": [', open)) return text
+  const end = skipValue(text, open + 10)
+  if (end < 0) return text
   const { textOf } = detailCodes()
   let out = ''
   let last = 0
-  let p = items + 1
-  for (;;) {
-    const end = eachMember(text, p, (key, start, valueEnd) => {
-      if (key !== '"detail"' || text.charCodeAt(start + 1) !== 35) return
-      const full = textOf.get(text.slice(start, valueEnd))
-      if (full === undefined) return
-      out += text.slice(last, start) + full
-      last = valueEnd
-    })
-    if (end < 0) return text
-    if (text.charCodeAt(end) === 93) break
-    if (!text.startsWith(', ', end)) return text
-    p = end + 2
+  for (let p = text.indexOf(DETAIL_CODE, open); p >= 0 && p < end; p = text.indexOf(DETAIL_CODE, p + DETAIL_CODE.length)) {
+    const start = p + DETAIL_CODE.length - 2
+    const full = textOf.get(text.slice(start, start + CODE_LENGTH + 2))
+    if (full === undefined) continue
+    out += text.slice(last, start) + full
+    last = start + CODE_LENGTH + 2
   }
   return last === 0 ? text : out + text.slice(last)
 }
@@ -235,21 +195,31 @@ function skipValue(text: string, i: number): number {
   return -1
 }
 
-/** Index of the `[` of the top-level `checks` array in jsonb text, or -1. */
-function checksStart(text: string): number {
-  if (text.charCodeAt(0) !== 123) return -1
+/**
+ * Where the top-level `checks` array (its `[`) and `consistency` object (its `{`) start in
+ * jsonb text, -1 for either that is not there; one pass over the top level.
+ */
+function topLevelStarts(text: string): { checks: number; consistency: number } {
+  const found = { checks: -1, consistency: -1 }
+  if (text.charCodeAt(0) !== 123) return found
   let depth = 0
   for (let p = 0; p < text.length; p++) {
     const c = text.charCodeAt(p)
     if (c === 34) {
       const q = stringEnd(text, p)
-      if (q < 0) return -1
-      if (depth === 1 && q - p === 7 && text.startsWith('"checks": [', p)) return p + 10
+      if (q < 0) return found
+      if (depth === 1) {
+        if (q - p === 7 && text.startsWith('"checks": [', p)) found.checks = p + 10
+        else if (q - p === 12 && text.startsWith('"consistency": {', p)) {
+          found.consistency = p + 15
+          return found
+        }
+      }
       p = q
     } else if (c === 123 || c === 91) depth++
-    else if ((c === 125 || c === 93) && --depth === 0) return -1
+    else if ((c === 125 || c === 93) && --depth === 0) return found
   }
-  return -1
+  return found
 }
 
 /**
@@ -258,13 +228,16 @@ function checksStart(text: string): number {
  * not recognise is returned unchanged.
  */
 export function hydrateResults(tool: string, text: string): string {
-  return hydrateDetails(hydrateChecks(tool, text))
+  const starts = topLevelStarts(text)
+  // The details first: they come after the checks (jsonb puts shorter keys first), so the
+  // checks' position holds in the text they return.
+  const withDetails = text.includes(DETAIL_CODE) ? hydrateDetails(text, starts.consistency) : text
+  return hydrateChecks(tool, withDetails, starts.checks)
 }
 
-function hydrateChecks(tool: string, text: string): string {
+function hydrateChecks(tool: string, text: string, open: number): string {
   const byId = texts(tool)
   if (!byId) return text
-  const open = checksStart(text)
   if (open < 0) return text
   let i = open + 1
   if (text.charCodeAt(i) === 93) return text

@@ -5,7 +5,7 @@
 // (order alternating), each after a discarded warm-up; figures are medians over the rounds.
 // p50/p99 are measured at a fixed rate of half the service's measured maximum.
 // The service on PostgreSQL runs twice side by side: request logging off, and on
-// (LOG_REQUESTS=true, one line per request to stdout, as `npm start` runs; the bench reads it;
+// (LOG_REQUESTS=true, one line per request to stdout, as `npm start` runs; stdout goes to a file;
 // its STUN listener off, as the first one holds the port).
 // The keyed GETs fetch 500 tasks the service itself stored from the POST body (judged, stored
 // compact, put back in full when served), 64 keys in turn; each task is fetched many times, so
@@ -13,7 +13,7 @@
 // task's first fetch pays for signing (docs/performance.md has that cost).
 // Prints a Markdown table and writes bench-results/http.json. Never asserted in tests.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autocannon'
@@ -37,6 +37,7 @@ const TASKS = 500
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const bun = join(import.meta.dir, '../../node_modules/.bin/bun')
 const random = (n: number) => crypto.getRandomValues(new Uint8Array(n))
+const tmp = mkdtempSync(join(tmpdir(), 'antibot-bench-'))
 
 const POST_BODY = JSON.stringify({
   tool: 'bot-detector',
@@ -76,24 +77,24 @@ async function seedTasks(url: string): Promise<string[]> {
   return ids
 }
 
+/**
+ * Starts a server with its stdout going to a file, as a service manager or `npm start > log`
+ * would have it (a pipe drained by this process would charge the log's reading to the load
+ * generator); waits for the line that says where it listens.
+ */
 async function spawnServer(cmd: string[], env: Record<string, string>, pattern: RegExp) {
-  const proc = Bun.spawn(cmd, { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'inherit' })
-  const reader = proc.stdout.getReader()
-  let out = ''
+  const out = join(tmp, `stdout-${Math.random().toString(36).slice(2)}.log`)
+  const proc = Bun.spawn(cmd, { env: { ...process.env, ...env }, stdout: Bun.file(out), stderr: 'inherit' })
   const deadline = Date.now() + 60_000
   while (Date.now() < deadline) {
-    const { value, done } = await reader.read()
-    if (done) break
-    out += new TextDecoder().decode(value)
-    const m = pattern.exec(out)
-    if (m) {
-      // Keep draining stdout so the child never blocks on a full pipe.
-      void (async () => { while (!(await reader.read()).done); })()
-      return { url: m[1]!, stop: () => proc.kill() }
-    }
+    const text = existsSync(out) ? readFileSync(out, 'utf8') : ''
+    const m = pattern.exec(text)
+    if (m) return { url: m[1]!, stop: () => proc.kill(), stdout: out }
+    if (proc.exitCode !== null) throw new Error(`server exited: ${cmd.join(' ')}\n${text}`)
+    await Bun.sleep(50)
   }
   proc.kill()
-  throw new Error(`server did not start: ${cmd.join(' ')}\n${out}`)
+  throw new Error(`server did not start: ${cmd.join(' ')}\n${existsSync(out) ? readFileSync(out, 'utf8') : ''}`)
 }
 
 interface Load { rps: number; p50: number; p99: number; errors: number; unexpected: number }
@@ -148,11 +149,16 @@ async function measure(label: string, targets: Record<string, string>, data: { k
     }
     console.error(`${label}: round ${round + 1}/${ROUNDS} done`)
   }
-  const summary: Record<string, { getRps: number; postRps: number; errors: number }> = {}
+  const summary: Record<string, { getRps: number; postRps: number; errors: number; rounds: { get: number[]; post: number[] } }> = {}
   for (const t of Object.keys(targets)) {
     const g = out[t]!.get!
     const p = out[t]!.post!
-    summary[t] = { getRps: median(g.map((x) => x.rps)), postRps: median(p.map((x) => x.rps)), errors: [...g, ...p].reduce((s, x) => s + x.errors + x.unexpected, 0) }
+    summary[t] = {
+      getRps: median(g.map((x) => x.rps)),
+      postRps: median(p.map((x) => x.rps)),
+      errors: [...g, ...p].reduce((s, x) => s + x.errors + x.unexpected, 0),
+      rounds: { get: g.map((x) => Math.round(x.rps)), post: p.map((x) => Math.round(x.rps)) },
+    }
   }
   return summary
 }
@@ -178,7 +184,6 @@ const pgKeys = await seed(pg.db)
 await pg.close()
 
 const stoppers: Array<() => void> = []
-const tmp = mkdtempSync(join(tmpdir(), 'antibot-bench-'))
 try {
   const baseline = await spawnServer([bun, join(import.meta.dir, 'baseline.ts'), pgUrl], {}, /baseline listening on (\S+)/)
   stoppers.push(baseline.stop)
@@ -193,6 +198,8 @@ try {
   const pgLatency = await latencyAt(pgTargets, half, pgData)
   service.stop()
   logged.stop()
+  await Bun.sleep(300)
+  const logLines = readFileSync(logged.stdout, 'utf8').split('\n').filter((l) => / (GET|POST) \/api\/antibot\/tasks/.test(l)).length
 
   // --- PGlite: the service on its embedded database, same baseline row for the ratio ---
   const liteDir = join(tmp, 'lite')
@@ -225,6 +232,7 @@ try {
   for (const [name, db, g, gr, p, pr, gl, pl, e] of rows) {
     console.log(`| ${name} | ${db} | ${Math.round(g)} | ${gr} | ${Math.round(p)} | ${pr} | ${gl.p50}/${gl.p99} ms | ${pl.p50}/${pl.p99} ms | ${e} |`)
   }
+  console.log(`\nrequest log of the logged service: ${logLines} lines in its stdout file`)
   console.log(`\nhalf-load rates: PostgreSQL GET ${half.get}/s, POST ${half.post}/s; PGlite GET ${liteHalf.get}/s, POST ${liteHalf.post}/s`)
   mkdirSync('bench-results', { recursive: true })
   writeFileSync('bench-results/http.json', JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, postgres: { summary: pgSummary, latency: pgLatency, half }, pglite: { summary: liteSummary, latency: liteLatency, half: liteHalf } }, null, 2))

@@ -148,21 +148,23 @@ const CODE_LENGTH = 9
  * the key of an item written by the server (inside a jsonb string every quote is escaped, and
  * no object the items nest has a `detail`), so the codes are found with indexOf.
  */
-function hydrateDetails(text: string, open: number): string {
-  if (open < 0 || !text.startsWith('{"items": [', open)) return text
+function detailSplices(text: string, open: number, out: Splice[]): void {
+  if (open < 0 || !text.startsWith('{"items": [', open)) return
   const end = skipValue(text, open + 10)
-  if (end < 0) return text
+  if (end < 0) return
   const { textOf } = detailCodes()
-  let out = ''
-  let last = 0
   for (let p = text.indexOf(DETAIL_CODE, open); p >= 0 && p < end; p = text.indexOf(DETAIL_CODE, p + DETAIL_CODE.length)) {
     const start = p + DETAIL_CODE.length - 2
     const full = textOf.get(text.slice(start, start + CODE_LENGTH + 2))
-    if (full === undefined) continue
-    out += text.slice(last, start) + full
-    last = start + CODE_LENGTH + 2
+    if (full !== undefined) out.push({ at: start, to: start + CODE_LENGTH + 2, insert: full })
   }
-  return last === 0 ? text : out + text.slice(last)
+}
+
+/** Replace text[at, to) with `insert`; splices are kept in text order and never overlap. */
+interface Splice {
+  at: number
+  to: number
+  insert: string
 }
 
 const CHECK_START = '{"id": "'
@@ -229,42 +231,45 @@ function topLevelStarts(text: string): { checks: number; consistency: number } {
  */
 export function hydrateResults(tool: string, text: string): string {
   const starts = topLevelStarts(text)
-  // The details first: they come after the checks (jsonb puts shorter keys first), so the
-  // checks' position holds in the text they return.
-  const withDetails = text.includes(DETAIL_CODE) ? hydrateDetails(text, starts.consistency) : text
-  return hydrateChecks(tool, withDetails, starts.checks)
-}
-
-function hydrateChecks(tool: string, text: string, open: number): string {
-  const byId = texts(tool)
-  if (!byId) return text
-  if (open < 0) return text
-  let i = open + 1
-  if (text.charCodeAt(i) === 93) return text
+  // One list of splices in text order (the checks come before the consistency section: jsonb
+  // puts shorter keys first), applied once, so the served text is built in one go.
+  const splices = checkSplices(tool, text, starts.checks)
+  if (text.includes(DETAIL_CODE)) detailSplices(text, starts.consistency, splices)
+  if (!splices.length) return text
   let out = ''
   let last = 0
+  for (const s of splices) {
+    out += text.slice(last, s.at) + s.insert
+    last = s.to
+  }
+  return out + text.slice(last)
+}
+
+/** The splices that put back the checks' text; none when the array is not as expected. */
+function checkSplices(tool: string, text: string, open: number): Splice[] {
+  const byId = texts(tool)
+  if (!byId || open < 0) return []
+  let i = open + 1
+  if (text.charCodeAt(i) === 93) return []
+  const out: Splice[] = []
   for (;;) {
-    if (!text.startsWith(CHECK_START, i)) return text
+    if (!text.startsWith(CHECK_START, i)) return []
     const idEnd = stringEnd(text, i + 7)
-    if (idEnd < 0) return text
+    if (idEnd < 0) return []
     const afterId = idEnd + 3
     const t = byId.get(text.slice(i + 7, idEnd + 1))
     if (t && text.startsWith(POINTS, afterId)) {
-      out += text.slice(last, afterId) + t.head
-      last = afterId
+      out.push({ at: afterId, to: afterId, insert: t.head })
       let n = afterId + POINTS.length
       while (n < text.length && ((text.charCodeAt(n) >= 48 && text.charCodeAt(n) <= 57) || text.charCodeAt(n) === 45)) n++
-      if (text.startsWith(', ', n) && !text.startsWith(SOURCE, n + 2)) {
-        out += text.slice(last, n + 2) + t.sourceJson
-        last = n + 2
-      }
+      if (text.startsWith(', ', n) && !text.startsWith(SOURCE, n + 2)) out.push({ at: n + 2, to: n + 2, insert: t.sourceJson })
     }
     const end = skipValue(text, i)
-    if (end < 0) return text
+    if (end < 0) return []
     const next = text.charCodeAt(end)
     if (next === 93) break
-    if (next !== 44) return text
+    if (next !== 44) return []
     i = end + 2
   }
-  return last === 0 ? text : out + text.slice(last)
+  return out
 }

@@ -8,7 +8,7 @@ declare module 'autocannon' {
     setupRequest?: (req: AutocannonRequest) => AutocannonRequest
   }
   export interface AutocannonResult {
-    requests: { average: number }
+    requests: { average: number; total: number }
     latency: { p50: number; p99: number }
     errors: number
     timeouts: number

@@ -2,7 +2,9 @@
 // the same run, on a real PostgreSQL, plus the service on PGlite as a second row.
 //   npm run bench:http [-- --rounds 5 --seconds 5 --connections 32]
 // Load comes from autocannon; the baseline and the service are interleaved round by round
-// (order alternating), each after a discarded warm-up; figures are medians over the rounds.
+// (order alternating; in each round the targets' GETs back to back, then their POSTs), each
+// after a discarded warm-up; figures are medians over the rounds, and the median of the
+// per-round ratios is printed too (steadier when the machine's speed drifts).
 // p50/p99 are measured at a fixed rate of half the service's measured maximum.
 // The service on PostgreSQL runs twice side by side: request logging off, and on
 // (LOG_REQUESTS=true, one line per request to stdout, as `npm start` runs; stdout goes to a file;
@@ -89,7 +91,10 @@ async function spawnServer(cmd: string[], env: Record<string, string>, pattern: 
   while (Date.now() < deadline) {
     const text = existsSync(out) ? readFileSync(out, 'utf8') : ''
     const m = pattern.exec(text)
-    if (m) return { url: m[1]!, stop: () => proc.kill(), stdout: out }
+    if (m) {
+      serverPid.set(m[1]!, proc.pid)
+      return { url: m[1]!, stop: () => proc.kill(), stdout: out }
+    }
     if (proc.exitCode !== null) throw new Error(`server exited: ${cmd.join(' ')}\n${text}`)
     await Bun.sleep(50)
   }
@@ -97,10 +102,22 @@ async function spawnServer(cmd: string[], env: Record<string, string>, pattern: 
   throw new Error(`server did not start: ${cmd.join(' ')}\n${existsSync(out) ? readFileSync(out, 'utf8') : ''}`)
 }
 
-interface Load { rps: number; p50: number; p99: number; errors: number; unexpected: number }
+/** Which process serves a URL, for its CPU time. */
+const serverPid = new Map<string, number>()
+
+/** Milliseconds of CPU (user + system, all threads) the process has used; null off Linux. */
+function cpuMs(url: string): number | null {
+  const pid = serverPid.get(url)
+  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return null
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+interface Load { rps: number; p50: number; p99: number; errors: number; unexpected: number; cpuUs: number | null }
 
 function load(url: string, kind: 'get' | 'post', data: { keys: string[]; ids: string[] }, opts: { seconds: number; rate?: number }): Promise<Load> {
   let n = 0
+  const cpu0 = cpuMs(url)
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -126,13 +143,16 @@ function load(url: string, kind: 'get' | 'post', data: { keys: string[]; ids: st
         if (err) return reject(err)
         // Every GET must be a 200 (valid keys, existing tasks, a limit that is never reached)
         // and every POST a 201: any other status counts as an error.
-        resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, unexpected: r.non2xx })
+        const cpu1 = cpuMs(url)
+        const cpuUs = cpu0 === null || cpu1 === null || !r.requests.total ? null : ((cpu1 - cpu0) * 1000) / r.requests.total
+        resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, unexpected: r.non2xx, cpuUs })
       },
     )
   })
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const medianOrNull = (xs: Array<number | null>) => (xs.some((x) => x === null) ? null : median(xs as number[]))
 
 async function measure(label: string, targets: Record<string, string>, data: { keys: string[]; ids: string[] }) {
   const out: Record<string, Record<string, Load[]>> = {}
@@ -143,13 +163,13 @@ async function measure(label: string, targets: Record<string, string>, data: { k
   }
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 ? Object.keys(targets).reverse() : Object.keys(targets)
-    for (const t of order) {
-      out[t]!.get!.push(await load(targets[t]!, 'get', data, { seconds: SECONDS }))
-      out[t]!.post!.push(await load(targets[t]!, 'post', data, { seconds: SECONDS }))
+    // The targets' GETs back to back, then their POSTs: each ratio compares runs seconds apart.
+    for (const kind of ['get', 'post'] as const) {
+      for (const t of order) out[t]![kind]!.push(await load(targets[t]!, kind, data, { seconds: SECONDS }))
     }
     console.error(`${label}: round ${round + 1}/${ROUNDS} done`)
   }
-  const summary: Record<string, { getRps: number; postRps: number; errors: number; rounds: { get: number[]; post: number[] } }> = {}
+  const summary: Record<string, { getRps: number; postRps: number; errors: number; rounds: { get: number[]; post: number[] }; cpuUs: { get: number | null; post: number | null } }> = {}
   for (const t of Object.keys(targets)) {
     const g = out[t]!.get!
     const p = out[t]!.post!
@@ -158,6 +178,8 @@ async function measure(label: string, targets: Record<string, string>, data: { k
       postRps: median(p.map((x) => x.rps)),
       errors: [...g, ...p].reduce((s, x) => s + x.errors + x.unexpected, 0),
       rounds: { get: g.map((x) => Math.round(x.rps)), post: p.map((x) => Math.round(x.rps)) },
+      // CPU of the server process per request (µs), median over the rounds; null off Linux.
+      cpuUs: { get: medianOrNull(g.map((x) => x.cpuUs)), post: medianOrNull(p.map((x) => x.cpuUs)) },
     }
   }
   return summary
@@ -231,6 +253,17 @@ try {
   console.log('|---|---|---|---|---|---|---|---|---|')
   for (const [name, db, g, gr, p, pr, gl, pl, e] of rows) {
     console.log(`| ${name} | ${db} | ${Math.round(g)} | ${gr} | ${Math.round(p)} | ${pr} | ${gl.p50}/${gl.p99} ms | ${pl.p50}/${pl.p99} ms | ${e} |`)
+  }
+  // The VM's speed drifts between rounds; a ratio within each round is steadier than the ratio of medians.
+  const perRound = (x: typeof s, kind: 'get' | 'post') => r2(median(x.rounds[kind].map((v, i) => v / b.rounds[kind][i]!)))
+  console.log(`\nmedian of the per-round ratios to the baseline: request log off GET ${perRound(s, 'get')}, POST ${perRound(s, 'post')}; request log on GET ${perRound(g, 'get')}, POST ${perRound(g, 'post')}`)
+  const us = (x: number | null) => (x === null ? 'n/a' : Math.round(x).toString())
+  const cpuRatio = (x: number | null, base: number | null) => (x === null || base === null ? 'n/a' : r2(base / x))
+  console.log('\nCPU time of the server process per request (user + system, all threads; median of the rounds), and the baseline\'s as a fraction of it:\n')
+  console.log('| server | GET µs | baseline ÷ this | POST µs | baseline ÷ this |')
+  console.log('|---|---|---|---|---|')
+  for (const [name, x] of [['baseline', b], ['service, request log off', s], ['service, request log on', g]] as const) {
+    console.log(`| ${name} | ${us(x.cpuUs.get)} | ${cpuRatio(x.cpuUs.get, b.cpuUs.get)} | ${us(x.cpuUs.post)} | ${cpuRatio(x.cpuUs.post, b.cpuUs.post)} |`)
   }
   console.log(`\nrequest log of the logged service: ${logLines} lines in its stdout file`)
   console.log(`\nhalf-load rates: PostgreSQL GET ${half.get}/s, POST ${half.post}/s; PGlite GET ${liteHalf.get}/s, POST ${liteHalf.post}/s`)

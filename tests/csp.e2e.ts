@@ -7,8 +7,9 @@
 // and `securitypolicyviolation` events in every frame. A control test shows the collector sees
 // a violation when there is one.
 
-import { chromium, expect, test, type Browser, type Page } from '@playwright/test'
+import { expect, test, type Browser, type Page } from '@playwright/test'
 import { TOOL_IDS } from '../common/tools'
+import { launchTrustingChromium } from './support/chromium'
 import { startServer, type RunningServer } from './support/server'
 
 const ZONE = 'csp.antibot.test'
@@ -20,9 +21,7 @@ let browser: Browser
 test.beforeAll(async () => {
   server = await startServer({ TLS_PORT: '0', DNS_ZONE: ZONE, DNS_PORT: '0' })
   key = await server.makeKey()
-  const base = test.info().project.use.launchOptions ?? {}
-  // The TLS listener's certificate is self-signed (DATA_DIR/tls/cert.pem).
-  browser = await chromium.launch({ ...base, args: [...(base.args ?? []), '--ignore-certificate-errors'] })
+  browser = await launchTrustingChromium()
 })
 test.afterAll(async () => {
   await browser?.close()

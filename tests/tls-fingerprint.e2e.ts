@@ -14,9 +14,10 @@ import { execFile, execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, expect, test, type Browser } from '@playwright/test'
+import { expect, test, type Browser } from '@playwright/test'
 import { PEOPLE, visit } from './matrix/person'
 import { startXvfb } from './matrix/xvfb'
+import { launchTrustingChromium } from './support/chromium'
 import { requirePrerequisite } from './support/prerequisites'
 import { startServer, type RunningServer } from './support/server'
 
@@ -86,9 +87,7 @@ test.describe('Chromium trusting the certificate (--ignore-certificate-errors)',
   test.beforeAll(async () => {
     server = await startServer()
     key = await server.makeKey()
-    const base = test.info().project.use.launchOptions ?? {}
-    // The listener's certificate is self-signed (DATA_DIR/tls/cert.pem).
-    browser = await chromium.launch({ ...base, args: [...(base.args ?? []), '--ignore-certificate-errors'] })
+    browser = await launchTrustingChromium()
   })
   test.afterAll(async () => {
     await browser?.close()

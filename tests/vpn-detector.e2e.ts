@@ -6,7 +6,8 @@
 // PINGs reach the browser), while the proxy adds no header that would give it away.
 
 import { connect, createServer, type Server, type Socket } from 'node:net'
-import { chromium, expect, test, type Browser, type Page } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
+import { launchTrustingChromium } from './support/chromium'
 import { startServer, type RunningServer } from './support/server'
 
 let server: RunningServer
@@ -127,11 +128,7 @@ test.describe('with the TLS evidence listener (TLS_PORT=0): TCP-handshake RTT ag
   })
   test.afterAll(async () => tlsServer?.stop())
 
-  /** Debian's Chromium as the config launches it, trusting the listener's self-signed certificate, plus `extra` flags. */
-  async function launch(extra: string[] = []): Promise<Browser> {
-    const base = test.info().project.use.launchOptions ?? {}
-    return chromium.launch({ ...base, args: [...(base.args ?? []), '--ignore-certificate-errors', ...extra] })
-  }
+  const launch = launchTrustingChromium
 
   test('plain headless Chromium: the two round trips agree, rtt-vs-tcp-handshake passes', async () => {
     const browser = await launch()

@@ -17,6 +17,13 @@ export function pathAndQuery(url: string): string {
   return hash < 0 ? url.slice(start) : url.slice(start, hash)
 }
 
+/** The path of a request's URL (url.pathname), and its query without the `?` (null without one). */
+export function pathAndQueryParts(url: string): { path: string; query: string | null } {
+  const pq = pathAndQuery(url)
+  const q = pq.indexOf('?')
+  return q < 0 ? { path: pq, query: null } : { path: pq.slice(0, q), query: pq.slice(q + 1) }
+}
+
 /** The request log's line: method, the URL with secrets redacted, status, milliseconds. */
 export function requestLogLine(request: Request, status: number | string | undefined, ms: number): string {
   return `${request.method} ${redactUrl(pathAndQuery(request.url))} ${status} ${ms.toFixed(1)}ms`
@@ -32,7 +39,7 @@ export function errorFor(log: Log, code: unknown, error: unknown, request: Reque
   if (isDatabaseUnavailable(error)) {
     return errorResponse(503, DATABASE_UNAVAILABLE.error, { 'retry-after': String(DATABASE_UNAVAILABLE.retryAfterSeconds), 'cache-control': 'no-store' })
   }
-  const path = pathAndQuery(request.url).split('?')[0]!
+  const { path } = pathAndQueryParts(request.url)
   switch (code) {
     case 'NOT_FOUND':
       return errorResponse(404, `Not found: no route for ${request.method} ${path}`)

@@ -8,7 +8,7 @@
 // them and `app.handle` (tests, the HTTPS listener) keeps going through the framework.
 
 import type { AppDeps } from './deps'
-import { errorFor, pathAndQuery, requestLogLine } from './failures'
+import { errorFor, pathAndQueryParts, requestLogLine } from './failures'
 import { withSecurityHeaders } from './page'
 import type { TaskHandlers } from './tasks'
 
@@ -19,11 +19,8 @@ const TASK_PREFIX = '/api/antibot/tasks/'
 
 /** The last path segment as Elysia gives a `:param`: percent-decoded, null when the encoding is broken. */
 export function taskIdSegment(url: string): string | null {
-  const path = pathAndQuery(url)
-  const q = path.indexOf('?')
-  const raw = path.slice(TASK_PREFIX.length, q < 0 ? undefined : q)
   try {
-    return decodeURIComponent(raw)
+    return decodeURIComponent(pathAndQueryParts(url).path.slice(TASK_PREFIX.length))
   } catch {
     return null
   }

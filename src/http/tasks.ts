@@ -17,6 +17,7 @@ import { insertTaskUsingNonce } from '../../db/nonces'
 import type { AppDeps } from './deps'
 import { readSubmission, submissionFailure, type SubmissionFailure } from './submission'
 import { errorResponse, jsonText } from './json'
+import { pathAndQueryParts } from './failures'
 import * as operations from './operations'
 
 const CREATE = 'Cannot create task'
@@ -114,10 +115,9 @@ const NO_STORE = { 'cache-control': 'no-store' }
  * parameter comes more than once, the last one counts. Null without one.
  */
 export function apikeyParameter(url: string): string | null {
-  const q = url.indexOf('?')
-  if (q < 0) return null
-  const hash = url.indexOf('#', q)
-  const all = new URLSearchParams(hash < 0 ? url.slice(q + 1) : url.slice(q + 1, hash)).getAll('apikey')
+  const { query } = pathAndQueryParts(url)
+  if (query === null) return null
+  const all = new URLSearchParams(query).getAll('apikey')
   return all.length ? all[all.length - 1]! : null
 }
 

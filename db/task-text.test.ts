@@ -13,7 +13,7 @@ import { judge, playwrightHeadless, humanChrome } from '../src/core/tools/bot-de
 import { assembleResults } from '../src/core/tools/assemble'
 import { check } from '../src/core/scoring'
 import { TOOL_DEFINITIONS } from '../src/core/tools/registry'
-import { FIXED_DETAILS } from '../src/core/consistency'
+import { CONSISTENCY_VERDICTS, FIXED_DETAILS } from '../src/core/consistency'
 import { detailCodes } from '../src/core/check-text'
 import { chromeServer } from '../src/core/tools/bot-detector.fixture'
 
@@ -166,6 +166,48 @@ describe.each(testDrivers())('check text on %s', (driver) => {
     expect(stored.consistency.items.at(-2)!.detail).toStartWith('navigator.languages')
     expect(stored.zzzzzzzzzzzzzzzz).toEqual(results.zzzzzzzzzzzzzzzz)
     expect(compactText.length).toBeLessThan(fullText.length)
+  })
+
+  test('an item with a fixed detail is stored without its sources and verdict, in every combination, and served in full', async () => {
+    const sourceLists = [['client'], ['server'], ['client', 'server'], ['server', 'server'], ['server', 'client'], ['server', 'client', 'server'], ['server', 'server', 'client'], ['client', 'client', 'client']]
+    const items: Array<Record<string, unknown>> = []
+    for (const [i, detail] of FIXED_DETAILS.entries()) {
+      for (const [j, sources] of sourceLists.entries()) {
+        for (const verdict of CONSISTENCY_VERDICTS) items.push({ id: `item-${i}-${j}`, claim: OBSERVED[(i + j) % OBSERVED.length] ?? null, detail, sources, verdict, observed: OBSERVED[j % OBSERVED.length] ?? null })
+      }
+    }
+    const odd = [
+      // Another shape keeps its members: an extra key, a missing verdict, sources of four, a verdict no item has.
+      { id: 'extra', claim: null, detail: FIXED_DETAILS[0], sources: ['client', 'server'], verdict: 'unknown', observed: null, note: 1 },
+      { id: 'no-verdict', claim: null, detail: FIXED_DETAILS[0], sources: ['client', 'server'], observed: null },
+      { id: 'four', claim: null, detail: FIXED_DETAILS[0], sources: ['server', 'client', 'client', 'server'], verdict: 'unknown', observed: null },
+      { id: 'odd-verdict', claim: null, detail: FIXED_DETAILS[0], sources: ['server'], verdict: 'maybe', observed: null },
+      { id: 'joined', claim: null, detail: FIXED_DETAILS[0], sources: ['client,server'], verdict: 'unknown', observed: null },
+    ]
+    const results = { consistency: { items: [...items, ...odd], contradictions: 0 }, checks: [] }
+    const { compactText } = await sameServed('bot-detector', results)
+    const stored = (JSON.parse(compactText) as { consistency: { items: Array<Record<string, unknown>> } }).consistency.items
+    for (const it of stored.slice(0, items.length)) {
+      expect(Object.keys(it).sort()).toEqual(['claim', 'detail', 'id', 'observed'])
+      expect(it.detail).toMatch(/^#[0-9a-f]{8}$/)
+    }
+    for (const it of stored.slice(items.length)) {
+      expect(it.detail).toBe(detailCodes().codeOf.get(FIXED_DETAILS[0]!)!)
+      expect('sources' in it).toBe(true)
+    }
+    // Distinct combinations, distinct codes.
+    expect(new Set(stored.slice(0, items.length).map((it) => it.detail)).size).toBe(items.length)
+  })
+
+  test('items stored with a code of the text alone (before item codes) are served in full', async () => {
+    const { codeOf } = detailCodes()
+    const full = FIXED_DETAILS.map((detail, i) => ({ id: `item-${i}`, claim: null, detail, sources: ['server', 'client'], verdict: 'consistent', observed: OBSERVED[i % OBSERVED.length] ?? null }))
+    const earlier = full.map((it) => ({ ...it, detail: codeOf.get(it.detail)! }))
+    await insertFull(db, task(950, 'bot-detector', { consistency: { items: earlier, contradictions: 0 } }))
+    const body = JSON.parse(taskJson((await getTask(db, uuid(950)))!)) as { results: unknown }
+    expect(body.results).toEqual({ consistency: { items: full, contradictions: 0 } })
+    await insertFull(db, task(951, 'bot-detector', { consistency: { items: full, contradictions: 0 } }))
+    expect(await served(db, uuid(950))).toBe((await served(db, uuid(951))).replace(uuid(951), uuid(950)))
   })
 
   test('results without checks, or with checks of an unexpected shape, are served as stored', async () => {

@@ -4,10 +4,13 @@
 // fixed texts (FIXED_DETAILS in src/core/consistency.ts). docs/api.md (Decisions) and
 // docs/performance.md say why.
 //
-// Consistency details: a fixed text is stored as `#` and eight hex digits of its SHA-256 (no
-// server-written detail starts with `#`), in place, so the key order is untouched, and served
-// as the text again; a code no table knows (a text reworded without keeping the old one) is
-// served as stored.
+// Consistency details: a fixed text is stored as `#` and eight hex digits of a SHA-256 (no
+// server-written detail starts with `#`), in place, and served as the text again. An item of
+// the usual shape also leaves out its `sources` and `verdict`: its code is the hash of text,
+// sources and verdict together, and stands for all three (jsonb prints those two members right
+// after `detail`, so they go back in the same place). Items stored before these item codes keep
+// their members and a code of the text alone. A code no table knows (a text reworded without
+// keeping the old one) is served as stored.
 //
 // Store (compactResults): a check whose name and why are exactly its definition's (for the
 // task's tool) is stored without them, and without `source` when that is the definition's
@@ -23,7 +26,7 @@
 
 import { createHash } from 'node:crypto'
 import { SPEC_SCORING_DEFS } from '../checks/spec-scoring'
-import { FIXED_DETAILS } from './consistency'
+import { CONSISTENCY_VERDICTS, FIXED_DETAILS } from './consistency'
 import type { Check } from './scoring'
 import { TOOL_DEFINITIONS } from './tools/registry'
 
@@ -102,38 +105,78 @@ export function compactResults(tool: string, results: unknown): unknown {
 
 // ------------------------------------------------------------------ consistency details
 
-let detailTables: { codeOf: Map<string, string>; textOf: Map<string, string> } | undefined
+let detailTables: { codeOf: Map<string, string>; itemCodeOf: Map<string, string>; textOf: Map<string, string> } | undefined
 
-/** Text → code, and code (as JSON text, `"#1a2b3c4d"`) → the text as JSON. */
+const SIDES = ['client', 'server'] as const
+/** Every `sources` list an item can have: one to three sides (the WebRTC item has three). */
+const SOURCE_LISTS: string[][] = [1, 2, 3].flatMap((n) => {
+  let lists: string[][] = [[]]
+  for (let i = 0; i < n; i++) lists = lists.flatMap((l) => SIDES.map((s) => [...l, s]))
+  return lists
+})
+/** What an item code is the hash of, and the key it is found by. */
+const itemKey = (text: string, sources: unknown, verdict: unknown) => JSON.stringify([text, sources, verdict])
+
+/**
+ * The codes and what they stand for. `codeOf`: a fixed text → its code (items stored before
+ * the item codes, and items of another shape, keep their `sources` and `verdict`).
+ * `itemCodeOf`: text, sources and verdict → the code of all three (the item is stored without
+ * `sources` and `verdict`). `textOf`: code as JSON text (`"#1a2b3c4d"`) → what is put in its
+ * place, as jsonb prints it — the text alone, or the text followed by the two members, which
+ * jsonb prints right after `detail` (keys of 7 characters between the 6 of `detail` and the 8
+ * of `observed`).
+ */
 export function detailCodes() {
   if (!detailTables) {
     const codeOf = new Map<string, string>()
+    const itemCodeOf = new Map<string, string>()
     const textOf = new Map<string, string>()
-    for (const text of FIXED_DETAILS) {
-      const code = `#${createHash('sha256').update(text).digest('hex').slice(0, 8)}`
+    const add = (hashed: string, served: string) => {
+      const code = `#${createHash('sha256').update(hashed).digest('hex').slice(0, 8)}`
       const json = JSON.stringify(code)
       const seen = textOf.get(json)
-      if (seen !== undefined && seen !== JSON.stringify(text)) throw new Error(`two fixed consistency details share the code ${code}`)
-      codeOf.set(text, code)
-      textOf.set(json, JSON.stringify(text))
+      if (seen !== undefined && seen !== served) throw new Error(`two fixed consistency details share the code ${code}`)
+      textOf.set(json, served)
+      return code
     }
-    detailTables = { codeOf, textOf }
+    for (const text of FIXED_DETAILS) {
+      codeOf.set(text, add(text, JSON.stringify(text)))
+      for (const sources of SOURCE_LISTS) {
+        for (const verdict of CONSISTENCY_VERDICTS) {
+          const served = `${JSON.stringify(text)}, "sources": [${sources.map((x) => JSON.stringify(x)).join(', ')}], "verdict": ${JSON.stringify(verdict)}`
+          const key = itemKey(text, sources, verdict)
+          itemCodeOf.set(key, add(key, served))
+        }
+      }
+    }
+    detailTables = { codeOf, itemCodeOf, textOf }
   }
   return detailTables
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const ITEM_KEYS = ['id', 'claim', 'observed', 'sources', 'verdict', 'detail']
 
+/**
+ * An item of the usual shape whose detail is fixed is stored without `sources` and `verdict`,
+ * its detail the code of all three; one of another shape keeps them, its detail the text's code.
+ */
 function compactDetails(results: Record<string, unknown>): unknown {
   const c = results.consistency
   if (!isRecord(c) || !Array.isArray(c.items)) return results
-  const { codeOf } = detailCodes()
+  const { codeOf, itemCodeOf } = detailCodes()
   let changed = false
   const items = c.items.map((item: unknown) => {
     if (!isRecord(item) || typeof item.detail !== 'string') return item
     const code = codeOf.get(item.detail)
     if (code === undefined) return item
     changed = true
+    const { sources, verdict } = item
+    const keys = Object.keys(item)
+    if (keys.length === ITEM_KEYS.length && ITEM_KEYS.every((k) => k in item)) {
+      const whole = itemCodeOf.get(itemKey(item.detail, sources, verdict))
+      if (whole !== undefined) return { id: item.id, claim: item.claim, detail: whole, observed: item.observed }
+    }
     return { ...item, detail: code }
   })
   return changed ? { ...results, consistency: { ...c, items } } : results

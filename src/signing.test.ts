@@ -7,35 +7,69 @@ const row = generateSigningKey()
 const verifies = (jws: string, body: string) =>
   verifyDetached(jws, body, (kid) => (kid === row.kid ? (data, sig) => verify(null, data, createPublicKey({ key: row.publicJwk as never, format: 'jwk' }), sig) : undefined)).ok
 
+/** A build function that returns `body` and counts its calls. */
+function counted() {
+  const c = {
+    n: 0,
+    of: (body: string) => () => {
+      c.n++
+      return body
+    },
+  }
+  return c
+}
+
 describe('response signer', () => {
-  test('a cached signature is the one signing afresh gives (Ed25519 is deterministic)', () => {
+  test('a kept body and signature are the ones building and signing afresh give (Ed25519 is deterministic)', () => {
     const cached = responseSigner(row)
     const fresh = responseSigner(row)
-    const body = '{"task_id":"a","score":1}'
-    const first = cached.sign(body, 'a')
-    expect(cached.sign(body, 'a')).toBe(first)
-    expect(fresh.sign(body)).toBe(first)
-    expect(verifies(first, body)).toBe(true)
+    let builds = 0
+    const build = () => {
+      builds++
+      return `{"task_id":"a","score":${'1'}}`
+    }
+    const first = cached.signed('a', ['row', 1], build)
+    expect(cached.signed('a', ['row', 1], build)).toEqual(first)
+    expect(builds).toBe(1)
+    expect(first.body).toBe('{"task_id":"a","score":1}')
+    expect(fresh.sign(first.body)).toBe(first.signature)
+    expect(verifies(first.signature, first.body)).toBe(true)
   })
 
-  test('a body that changed under the same key is signed again, never given the old signature', () => {
+  test('a source that changed in any field is built and signed again, never given the old answer', () => {
     const signer = responseSigner(row)
-    const a = signer.sign('{"v":1}', 't')
-    const b = signer.sign('{"v":2}', 't')
-    expect(b).not.toBe(a)
-    expect(verifies(b, '{"v":2}')).toBe(true)
-    expect(verifies(a, '{"v":2}')).toBe(false)
-    expect(signer.sign('{"v":1}', 't')).toBe(a)
+    const a = signer.signed('t', ['x', 1], () => '{"v":1}')
+    for (const source of [['x', 2], ['y', 1], ['x', 1, 'z'], ['x']] as const) {
+      const b = signer.signed('t', source, () => '{"v":2}')
+      expect(b.body).toBe('{"v":2}')
+      expect(verifies(b.signature, '{"v":2}')).toBe(true)
+      expect(verifies(a.signature, '{"v":2}')).toBe(false)
+      expect(signer.signed('t', ['x', 1], () => '{"v":1}')).toEqual(a)
+    }
   })
 
   test('stays within its bounds of entries and characters, and every answer verifies', () => {
-    const signer = responseSigner(row, { entries: 3, chars: 40 })
+    const signer = responseSigner(row, { entries: 3, chars: 60 })
     const bodies = Array.from({ length: 10 }, (_, i) => `{"i":${i},"pad":"${'x'.repeat(i)}"}`)
+    const builds = counted()
     for (let round = 0; round < 3; round++) {
-      for (const [i, body] of bodies.entries()) expect(verifies(signer.sign(body, String(i)), body)).toBe(true)
+      for (const [i, body] of bodies.entries()) {
+        const got = signer.signed(String(i), [String(i)], builds.of(body))
+        expect(got.body).toBe(body)
+        expect(verifies(got.signature, body)).toBe(true)
+      }
     }
-    // A body longer than the whole budget is signed and not kept.
+    // Ten keys through three places: every answer was built afresh.
+    expect(builds.n).toBe(30)
+    // An answer longer than the whole budget is signed and not kept.
     const long = `{"pad":"${'y'.repeat(100)}"}`
-    expect(verifies(signer.sign(long, 'long'), long)).toBe(true)
+    const longBuilds = counted()
+    for (let i = 0; i < 2; i++) expect(verifies(signer.signed('long', ['l'], longBuilds.of(long)).signature, long)).toBe(true)
+    expect(longBuilds.n).toBe(2)
+    // Within the bounds, the last ones used are kept.
+    const kept = responseSigner(row, { entries: 3, chars: 1000 })
+    const keptBuilds = counted()
+    for (let round = 0; round < 3; round++) for (const i of [1, 2, 3]) kept.signed(String(i), ['s'], keptBuilds.of(bodies[i]!))
+    expect(keptBuilds.n).toBe(3)
   })
 })

@@ -11,18 +11,23 @@ import { protectedHeader, signDetached } from './core/jws'
 
 export interface ResponseSigner {
   kid: string
+  /** `<protected>..<signature>` over the exact body. */
+  sign(body: string): string
   /**
-   * `<protected>..<signature>` over the exact body. With a `cacheKey` (the task id), the
-   * signature is kept in memory with the body it signs: Ed25519 signatures are deterministic
-   * (RFC 8032), so the same body under the same key always gets the same signature, and a task
-   * fetched again is answered without signing it again (about 35 µs a signature here, more for
-   * large bodies). A body that differs in any byte is signed afresh. A cache only: every
-   * instance can compute the same signature, so nothing here needs to be shared.
+   * A body and its signature, kept in memory under `key` (the task id) with the `source` it was
+   * built from (the stored row's fields): while the same key comes with the same source, the
+   * kept body and signature are the answer, so a task fetched again is neither rebuilt (its
+   * checks' text put back, src/core/check-text.ts) nor signed again (about 35 µs a signature
+   * here, more for large bodies). Both are deterministic: the body is a function of the row and
+   * of this process's definitions, and Ed25519 signatures are deterministic (RFC 8032), so the
+   * answer is the one building and signing afresh would give. Any field that differs builds and
+   * signs afresh. A cache only: every instance computes the same answer, so nothing here needs
+   * to be shared.
    */
-  sign(body: string, cacheKey?: string): string
+  signed(key: string, source: readonly (string | number)[], build: () => string): { body: string; signature: string }
 }
 
-/** Bounds of the signature cache: entries, and characters of the bodies it holds. */
+/** Bounds of the signed-body cache: entries, and characters of the bodies and sources it holds. */
 export const SIGNATURE_CACHE = { entries: 4096, chars: 16 * 1024 * 1024 }
 
 export function generateSigningKey(): SigningKeyRow {
@@ -42,33 +47,49 @@ export function responseSigner(row: SigningKeyRow, limits = SIGNATURE_CACHE): Re
   const header = protectedHeader(row.kid)
   const signNow = (body: string) => signDetached(header, body, (data) => new Uint8Array(sign(null, data, key)))
   // Least recently used first (a Map iterates in insertion order; a hit is re-inserted).
-  const cache = new Map<string, { body: string; signature: string }>()
+  const cache = new Map<string, Kept>()
   let chars = 0
   return {
     kid: row.kid,
-    sign(body, cacheKey) {
-      if (cacheKey === undefined || body.length > limits.chars) return signNow(body)
-      const hit = cache.get(cacheKey)
+    sign: signNow,
+    signed(key, source, build) {
+      const hit = cache.get(key)
       if (hit) {
-        cache.delete(cacheKey)
-        chars -= hit.body.length
-        if (hit.body === body) {
-          cache.set(cacheKey, hit)
-          chars += body.length
-          return hit.signature
+        cache.delete(key)
+        chars -= hit.chars
+        if (sameSource(hit.source, source)) {
+          cache.set(key, hit)
+          chars += hit.chars
+          return hit
         }
       }
-      const signature = signNow(body)
-      cache.set(cacheKey, { body, signature })
-      chars += body.length
+      const body = build()
+      const kept: Kept = { source, body, signature: signNow(body), chars: body.length + source.reduce<number>((n, x) => n + (typeof x === 'string' ? x.length : 8), 0) }
+      if (kept.chars > limits.chars) return kept
+      cache.set(key, kept)
+      chars += kept.chars
       for (const [k, v] of cache) {
         if (cache.size <= limits.entries && chars <= limits.chars) break
         cache.delete(k)
-        chars -= v.body.length
+        chars -= v.chars
       }
-      return signature
+      return kept
     },
   }
+}
+
+interface Kept {
+  source: readonly (string | number)[]
+  body: string
+  signature: string
+  /** What it holds in characters: the body and the source's strings. */
+  chars: number
+}
+
+function sameSource(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 /** Whether a private key (PEM) belongs to a public JWK's `x`. */

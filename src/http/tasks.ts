@@ -88,10 +88,11 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
       const obs = await fetchTaskWithKey(db, { keyHash: hashSecret(key), taskId, now, missPolicy: missLimit })
       const decision = decideFetch(obs, now, missLimit)
       if (decision.ok) {
-        const body = taskJson(decision.task)
+        const t = decision.task
+        const { body, signature } = signer.signed(t.task_id, [t.tool, t.score, t.ip_address, t.user_agent, t.results, t.created_at], () => taskJson(t))
         const headers = rateLimitHeaders(decision.limit, decision.used, now)
         headers['cache-control'] = 'no-store'
-        headers['jws-signature'] = signer.sign(body, decision.task.task_id)
+        headers['jws-signature'] = signature
         return jsonText(body, 200, headers)
       }
       // Only misses pay for a second statement; the happy path stays one round trip.

@@ -13,6 +13,9 @@
 // compact, put back in full when served), 64 keys in turn; each task is fetched many times, so
 // after the first round its signature comes from the signer's cache (src/signing.ts) — a
 // task's first fetch pays for signing (docs/performance.md has that cost).
+// One more POST row, informational: the baseline inserting a body whose results are what the
+// service stores for POST_BODY (the judged task, compact), i.e. the bare server's same work on as
+// many bytes — it shows how much of the POST gap is the size of what a task is.
 // Prints a Markdown table and writes bench-results/http.json. Never asserted in tests.
 
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -115,7 +118,7 @@ function cpuMs(url: string): number | null {
 
 interface Load { rps: number; p50: number; p99: number; errors: number; unexpected: number; cpuUs: number | null }
 
-function load(url: string, kind: 'get' | 'post', data: { keys: string[]; ids: string[] }, opts: { seconds: number; rate?: number }): Promise<Load> {
+function load(url: string, kind: 'get' | 'post', data: { keys: string[]; ids: string[] }, opts: { seconds: number; rate?: number; body?: string }): Promise<Load> {
   let n = 0
   const cpu0 = cpuMs(url)
   return new Promise((resolve, reject) => {
@@ -136,7 +139,7 @@ function load(url: string, kind: 'get' | 'post', data: { keys: string[]; ids: st
                   return req
                 },
               }
-            : { method: 'POST', path: '/api/antibot/tasks', headers: { 'content-type': 'application/json' }, body: POST_BODY },
+            : { method: 'POST', path: '/api/antibot/tasks', headers: { 'content-type': 'application/json' }, body: opts.body ?? POST_BODY },
         ],
       },
       (err: Error | null, r: AutocannonResult) => {
@@ -154,7 +157,13 @@ function load(url: string, kind: 'get' | 'post', data: { keys: string[]; ids: st
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const medianOrNull = (xs: Array<number | null>) => (xs.some((x) => x === null) ? null : median(xs as number[]))
 
-async function measure(label: string, targets: Record<string, string>, data: { keys: string[]; ids: string[] }) {
+/**
+ * `storedBody`: also POST to the baseline a body whose results are what the service stores for
+ * POST_BODY, in each round right after the POSTs — the baseline doing its same work on as many
+ * bytes as the service stores (informational: how much of the gap is the size of a task).
+ */
+async function measure(label: string, targets: Record<string, string>, data: { keys: string[]; ids: string[] }, storedBody?: string) {
+  const storedRounds: Load[] = []
   const out: Record<string, Record<string, Load[]>> = {}
   for (const t of Object.keys(targets)) out[t] = { get: [], post: [] }
   for (const t of Object.keys(targets)) {
@@ -167,6 +176,7 @@ async function measure(label: string, targets: Record<string, string>, data: { k
     for (const kind of ['get', 'post'] as const) {
       for (const t of order) out[t]![kind]!.push(await load(targets[t]!, kind, data, { seconds: SECONDS }))
     }
+    if (storedBody && targets.baseline) storedRounds.push(await load(targets.baseline, 'post', data, { seconds: SECONDS, body: storedBody }))
     console.error(`${label}: round ${round + 1}/${ROUNDS} done`)
   }
   const summary: Record<string, { getRps: number; postRps: number; errors: number; rounds: { get: number[]; post: number[] }; cpuUs: { get: number | null; post: number | null } }> = {}
@@ -182,7 +192,7 @@ async function measure(label: string, targets: Record<string, string>, data: { k
       cpuUs: { get: medianOrNull(g.map((x) => x.cpuUs)), post: medianOrNull(p.map((x) => x.cpuUs)) },
     }
   }
-  return summary
+  return { summary, storedRounds }
 }
 
 async function latencyAt(targets: Record<string, string>, rates: { get: number; post: number }, data: { keys: string[]; ids: string[] }) {
@@ -215,7 +225,12 @@ try {
   stoppers.push(logged.stop)
   const pgData = { keys: pgKeys, ids: await seedTasks(service.url) }
   const pgTargets = { baseline: baseline.url, service: service.url, logged: logged.url }
-  const pgSummary = await measure('postgres', pgTargets, pgData)
+  // What the service stores for POST_BODY (the compact jsonb, as text), as the body of the baseline's extra POST row.
+  const reader = postgres(pgUrl, { max: 1, onnotice: () => {} })
+  const [storedRow] = await reader.unsafe('select results::text as r from tasks where id = $1::uuid', [pgData.ids[0]!])
+  await reader.end()
+  const storedBody = `{"tool":"bot-detector","results":${storedRow!.r}}`
+  const { summary: pgSummary, storedRounds } = await measure('postgres', pgTargets, pgData, storedBody)
   const half = { get: Math.round(pgSummary.service!.getRps / 2), post: Math.round(pgSummary.service!.postRps / 2) }
   const pgLatency = await latencyAt(pgTargets, half, pgData)
   service.stop()
@@ -233,7 +248,7 @@ try {
   const liteService = await spawnServer([bun, 'src/main.ts'], { PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: 'false', DATA_DIR: liteDir }, /listening on (http:\/\/[\d.]+:\d+)/)
   stoppers.push(liteService.stop)
   const liteData = { keys: liteKeys, ids: await seedTasks(liteService.url) }
-  const liteSummary = await measure('pglite', { service: liteService.url }, liteData)
+  const { summary: liteSummary } = await measure('pglite', { service: liteService.url }, liteData)
   const liteHalf = { get: Math.round(liteSummary.service!.getRps / 2), post: Math.round(liteSummary.service!.postRps / 2) }
   const liteLatency = await latencyAt({ service: liteService.url }, liteHalf, liteData)
 
@@ -265,10 +280,13 @@ try {
   for (const [name, x] of [['baseline', b], ['service, request log off', s], ['service, request log on', g]] as const) {
     console.log(`| ${name} | ${us(x.cpuUs.get)} | ${cpuRatio(x.cpuUs.get, b.cpuUs.get)} | ${us(x.cpuUs.post)} | ${cpuRatio(x.cpuUs.post, b.cpuUs.post)} |`)
   }
+  const storedPost = median(storedRounds.map((x) => x.rps))
+  const storedRatio = (x: typeof s) => r2(median(x.rounds.post.map((v, i) => v / storedRounds[i]!.rps)))
+  console.log(`\nthe baseline inserting what the service stores for this body (${Buffer.byteLength(storedRow!.r)} bytes of results instead of ${Buffer.byteLength(JSON.stringify(JSON.parse(POST_BODY).results))}): POST ${Math.round(storedPost)} req/s, ${r2(median(storedRounds.map((x, i) => x.rps / b.rounds.post[i]!)))}× the baseline (per round); CPU ${us(median(storedRounds.map((x) => x.cpuUs ?? 0)))} µs per request; the service's POST is ${storedRatio(s)}× of it with the request log off, ${storedRatio(g)}× with it on`)
   console.log(`\nrequest log of the logged service: ${logLines} lines in its stdout file`)
   console.log(`\nhalf-load rates: PostgreSQL GET ${half.get}/s, POST ${half.post}/s; PGlite GET ${liteHalf.get}/s, POST ${liteHalf.post}/s`)
   mkdirSync('bench-results', { recursive: true })
-  writeFileSync('bench-results/http.json', JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, postgres: { summary: pgSummary, latency: pgLatency, half }, pglite: { summary: liteSummary, latency: liteLatency, half: liteHalf } }, null, 2))
+  writeFileSync('bench-results/http.json', JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, postgres: { summary: pgSummary, latency: pgLatency, half, storedBaseline: { bytes: Buffer.byteLength(storedRow!.r), rounds: storedRounds.map((x) => Math.round(x.rps)) } }, pglite: { summary: liteSummary, latency: liteLatency, half: liteHalf } }, null, 2))
   console.log('wrote bench-results/http.json')
 } finally {
   for (const stop of stoppers) stop()

@@ -105,22 +105,32 @@ export function compactResults(tool: string, results: unknown): unknown {
 
 // ------------------------------------------------------------------ consistency details
 
-let detailTables: { codeOf: Map<string, string>; itemCodeOf: Map<string, string>; textOf: Map<string, string> } | undefined
+let detailTables: { codeOf: Map<string, string>; itemCodeOf: Map<string, Map<string, string>>; textOf: Map<string, string> } | undefined
 
 const SIDES = ['client', 'server'] as const
 /** Every `sources` list an item can have: one to three sides (the WebRTC item has three). */
-const SOURCE_LISTS: string[][] = [1, 2, 3].flatMap((n) => {
-  let lists: string[][] = [[]]
+const SOURCE_LISTS: Array<Array<(typeof SIDES)[number]>> = [1, 2, 3].flatMap((n) => {
+  let lists: Array<Array<(typeof SIDES)[number]>> = [[]]
   for (let i = 0; i < n; i++) lists = lists.flatMap((l) => SIDES.map((s) => [...l, s]))
   return lists
 })
-/** What an item code is the hash of, and the key it is found by. */
-const itemKey = (text: string, sources: unknown, verdict: unknown) => JSON.stringify([text, sources, verdict])
+/** What an item code is the hash of. */
+const itemKey = (text: string, sources: readonly string[], verdict: string) => JSON.stringify([text, sources, verdict])
+/** The key an item code is found by among a text's: its sources and verdict, when they are ones an item can have. */
+function comboKey(sources: unknown, verdict: unknown): string | null {
+  if (!Array.isArray(sources) || sources.length < 1 || sources.length > 3 || !CONSISTENCY_VERDICTS.includes(verdict as never)) return null
+  let key = verdict as string
+  for (const x of sources) {
+    if (x !== 'client' && x !== 'server') return null
+    key += x === 'client' ? 'c' : 's'
+  }
+  return key
+}
 
 /**
  * The codes and what they stand for. `codeOf`: a fixed text → its code (items stored before
  * the item codes, and items of another shape, keep their `sources` and `verdict`).
- * `itemCodeOf`: text, sources and verdict → the code of all three (the item is stored without
+ * `itemCodeOf`: text → sources and verdict (comboKey) → the code of all three (the item is stored without
  * `sources` and `verdict`). `textOf`: code as JSON text (`"#1a2b3c4d"`) → what is put in its
  * place, as jsonb prints it — the text alone, or the text followed by the two members, which
  * jsonb prints right after `detail` (keys of 7 characters between the 6 of `detail` and the 8
@@ -129,7 +139,7 @@ const itemKey = (text: string, sources: unknown, verdict: unknown) => JSON.strin
 export function detailCodes() {
   if (!detailTables) {
     const codeOf = new Map<string, string>()
-    const itemCodeOf = new Map<string, string>()
+    const itemCodeOf = new Map<string, Map<string, string>>()
     const textOf = new Map<string, string>()
     const add = (hashed: string, served: string) => {
       const code = `#${createHash('sha256').update(hashed).digest('hex').slice(0, 8)}`
@@ -141,13 +151,14 @@ export function detailCodes() {
     }
     for (const text of FIXED_DETAILS) {
       codeOf.set(text, add(text, JSON.stringify(text)))
+      const combos = new Map<string, string>()
       for (const sources of SOURCE_LISTS) {
         for (const verdict of CONSISTENCY_VERDICTS) {
           const served = `${JSON.stringify(text)}, "sources": [${sources.map((x) => JSON.stringify(x)).join(', ')}], "verdict": ${JSON.stringify(verdict)}`
-          const key = itemKey(text, sources, verdict)
-          itemCodeOf.set(key, add(key, served))
+          combos.set(comboKey(sources, verdict)!, add(itemKey(text, sources, verdict), served))
         }
       }
+      itemCodeOf.set(text, combos)
     }
     detailTables = { codeOf, itemCodeOf, textOf }
   }
@@ -173,8 +184,9 @@ function compactDetails(results: Record<string, unknown>): unknown {
     changed = true
     const { sources, verdict } = item
     const keys = Object.keys(item)
-    if (keys.length === ITEM_KEYS.length && ITEM_KEYS.every((k) => k in item)) {
-      const whole = itemCodeOf.get(itemKey(item.detail, sources, verdict))
+    const combo = comboKey(sources, verdict)
+    if (combo !== null && keys.length === ITEM_KEYS.length && ITEM_KEYS.every((k) => k in item)) {
+      const whole = itemCodeOf.get(item.detail)?.get(combo)
       if (whole !== undefined) return { id: item.id, claim: item.claim, detail: whole, observed: item.observed }
     }
     return { ...item, detail: code }

@@ -18,29 +18,55 @@ function badString(s: string): string | null {
   return null
 }
 
-/** The first problem found (depth-first, in document order), or null. Iterative: no recursion limit. */
+/** A problem on the way back up: the keys from the value up to the root, and what is wrong. */
+interface Found {
+  keys: Array<string | number>
+  problem: string
+}
+
+/**
+ * The first problem found (depth-first, in document order), or null. Recursive, but never
+ * deeper than `maxDepth` + 1 frames (a deeper value is the problem); nothing is allocated for a
+ * document without one, and the path is made only for the problem.
+ */
 export function findJsonProblem(root: unknown, maxDepth = MAX_DEPTH): JsonProblem | null {
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: '', depth: 1 }]
-  while (stack.length) {
-    const { value, path, depth } = stack.pop()!
-    if (typeof value === 'string') {
-      const p = badString(value)
-      if (p) return { path: path || '(body)', problem: `string ${p}` }
-    } else if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return { path: path || '(body)', problem: 'number is out of range' }
-    } else if (value !== null && typeof value === 'object') {
-      if (depth > maxDepth) return { path: path || '(body)', problem: `nesting is deeper than ${maxDepth} levels` }
-      const children: Array<{ value: unknown; path: string; depth: number }> = []
-      if (Array.isArray(value)) {
-        for (const [i, v] of value.entries()) children.push({ value: v, path: pathOf(path, i), depth: depth + 1 })
-      } else {
-        for (const [k, v] of Object.entries(value)) {
-          const p = badString(k)
-          if (p) return { path: pathOf(path, k), problem: `key ${p}` }
-          children.push({ value: v, path: pathOf(path, k), depth: depth + 1 })
-        }
+  const found = walk(root, 1, maxDepth)
+  if (!found) return null
+  let path = ''
+  for (let i = found.keys.length - 1; i >= 0; i--) path = pathOf(path, found.keys[i]!)
+  return { path: path || '(body)', problem: found.problem }
+}
+
+function walk(value: unknown, depth: number, maxDepth: number): Found | null {
+  if (typeof value === 'string') {
+    const p = badString(value)
+    return p ? { keys: [], problem: `string ${p}` } : null
+  }
+  if (typeof value === 'number') return Number.isFinite(value) ? null : { keys: [], problem: 'number is out of range' }
+  if (value === null || typeof value !== 'object') return null
+  if (depth > maxDepth) return { keys: [], problem: `nesting is deeper than ${maxDepth} levels` }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const f = walk(value[i], depth + 1, maxDepth)
+      if (f) {
+        f.keys.push(i)
+        return f
       }
-      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!)
+    }
+    return null
+  }
+  const record = value as Record<string, unknown>
+  for (const k in record) {
+    if (!Object.hasOwn(record, k)) continue
+    const p = badString(k)
+    if (p) return { keys: [k], problem: `key ${p}` }
+  }
+  for (const k in record) {
+    if (!Object.hasOwn(record, k)) continue
+    const f = walk(record[k], depth + 1, maxDepth)
+    if (f) {
+      f.keys.push(k)
+      return f
     }
   }
   return null

@@ -125,11 +125,22 @@ const JWT_SHAPE = /(?<![\w-])eyJ[\w-]{5,}\.eyJ[\w-]{5,}\./
 
 /** Whether a request header (name lower- or mixed-case) carries credentials, by its name or its value. */
 export function isCredentialHeader(name: string, value: string): boolean {
+  return credentialName(name) || AUTH_SCHEME.test(value) || JWT_SHAPE.test(value) || holdsKeyShape(value)
+}
+
+/** Names seen, and whether the name alone makes a header a credential (every request repeats the same few). */
+const NAME_VERDICTS = new Map<string, boolean>()
+const NAME_VERDICTS_MAX = 4096
+
+function credentialName(name: string): boolean {
+  const known = NAME_VERDICTS.get(name)
+  if (known !== undefined) return known
   const n = name.toLowerCase()
-  if (CREDENTIAL_NAMES.has(n) || n.split(/[-_.]/).some((w) => CREDENTIAL_WORDS.has(w))) return true
   const joined = n.replace(/[-_.]/g, '')
-  if (CREDENTIAL_PARTS.some((p) => joined.includes(p))) return true
-  return AUTH_SCHEME.test(value) || JWT_SHAPE.test(value) || holdsKeyShape(value)
+  const verdict = CREDENTIAL_NAMES.has(n) || n.split(/[-_.]/).some((w) => CREDENTIAL_WORDS.has(w)) || CREDENTIAL_PARTS.some((p) => joined.includes(p))
+  // Bounded: names come from clients. Past the bound, new names are judged each time.
+  if (NAME_VERDICTS.size < NAME_VERDICTS_MAX) NAME_VERDICTS.set(name, verdict)
+  return verdict
 }
 
 /** The value to store for a request header: the value itself, or REDACTED_HEADER for credentials. */

@@ -1,17 +1,18 @@
-// The abuse-limit windows, the miss window inside the keyed fetch, and the retention purge,
+// The abuse-limit windows, the miss block the keyed fetch reads, and the retention purge,
 // on each driver (PGlite always, PostgreSQL when TEST_DATABASE_URL is set).
 
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { testDrivers } from '../tests/support/db'
 import { HOOK_TIMEOUT_MS, useTestDatabase } from '../tests/support/db-suite'
-import { afterHit, decideBlocked, type WindowState } from '../src/core/fixed-window'
+import { afterHit, type WindowState } from '../src/core/fixed-window'
+import { decideFetch } from '../src/core/quota'
 import { ensureAccount } from './accounts'
 import { rows, type Db } from './client'
 import { fetchTaskWithKey } from './fetch'
 import { getMonthUsage, insertKey } from './keys'
 import { getPlanByName } from './plans'
-import { getWindow, hitWindow } from './rate-windows'
+import { getWindow, hitWindow, recordMiss } from './rate-windows'
 import { pruneWindows, purgeTaskBatch, purgeTasksBefore } from './retention'
 import { countTasks, getTask, insertTask } from './tasks'
 
@@ -55,7 +56,7 @@ describe.each(testDrivers())('abuse windows and retention on %s', (driver) => {
     })
   })
 
-  describe('the miss window inside fetchTaskWithKey', () => {
+  describe('the miss block read by fetchTaskWithKey', () => {
     const missPolicy = { max: 2, windowSeconds: 60 }
     let keyId: string
 
@@ -66,26 +67,35 @@ describe.each(testDrivers())('abuse windows and retention on %s', (driver) => {
       await insertTask(db, { id: uuid(1), tool: 'bot-detector', score: 50, ipAddress: '198.51.100.7', userAgent: 'UA', results: {}, createdAt: T0 })
     }, HOOK_TIMEOUT_MS)
 
-    const fetchAt = (seconds: number, taskId: string | null) => fetchTaskWithKey(db, { keyHash: 'miss-key', taskId, now: at(seconds), missPolicy })
+    const fetchAt = (seconds: number, taskId: string | null) => fetchTaskWithKey(db, { keyHash: 'miss-key', taskId, now: at(seconds) })
 
-    test('a key under its misses is counted, and observes its miss window', async () => {
-      await hitWindow(db, { scope: 'task_miss', subject: keyId, policy: missPolicy, now: at(0) })
+    test('a key under its misses is counted, and not blocked', async () => {
+      expect(await recordMiss(db, { keyId, policy: missPolicy, now: at(0) })).toEqual({ count: 1, windowStartedAt: at(0) })
       const obs = await fetchAt(1, uuid(1))
       expect(obs.usedAfter).toBe(1)
-      expect(obs.key?.misses).toEqual({ count: 1, windowStartedAt: at(0) })
-      expect(decideBlocked(missPolicy, obs.key!.misses!, at(1))).toEqual({ ok: true })
+      expect(obs.key?.missesBlockedUntil).toBeNull()
+      expect(decideFetch(obs, at(1))).toMatchObject({ ok: true })
     })
 
-    test('a key at its misses is not counted while the window lasts, and is again after it', async () => {
-      await hitWindow(db, { scope: 'task_miss', subject: keyId, policy: missPolicy, now: at(2) })
+    test('the miss that fills the window blocks the key until the window ends: not counted meanwhile, counted again after', async () => {
+      expect(await recordMiss(db, { keyId, policy: missPolicy, now: at(2) })).toEqual({ count: 2, windowStartedAt: at(0) })
       const blocked = await fetchAt(3, uuid(1))
       expect(blocked.usedAfter).toBeNull()
       expect(blocked.task?.task_id).toBe(uuid(1))
-      expect(decideBlocked(missPolicy, blocked.key!.misses!, at(3))).toEqual({ ok: false, retryAfterSeconds: 57 })
+      expect(blocked.key?.missesBlockedUntil).toEqual(at(60))
+      expect(decideFetch(blocked, at(3))).toMatchObject({ ok: false, code: 'too_many_misses', retryAfterSeconds: 57 })
       expect((await getMonthUsage(db, keyId, '2026-11-01')).count).toBe(1)
       const later = await fetchAt(60, uuid(1))
       expect(later.usedAfter).toBe(2)
-      expect(decideBlocked(missPolicy, later.key!.misses!, at(60))).toEqual({ ok: true })
+      expect(decideFetch(later, at(60))).toMatchObject({ ok: true })
+    })
+
+    test('a new window blocks again only when it fills, until its own end', async () => {
+      expect(await recordMiss(db, { keyId, policy: missPolicy, now: at(61) })).toEqual({ count: 1, windowStartedAt: at(61) })
+      expect((await fetchAt(62, uuid(1))).key?.missesBlockedUntil).toEqual(at(60))
+      await recordMiss(db, { keyId, policy: missPolicy, now: at(70) })
+      expect((await fetchAt(71, uuid(1))).key?.missesBlockedUntil).toEqual(at(121))
+      expect((await fetchAt(71, uuid(1))).usedAfter).toBeNull()
     })
   })
 

@@ -256,7 +256,7 @@ describe.each(testDrivers())('db contract on %s', (driver) => {
       const id = await key({ hash: 'fetch-ok', limit: 3 })
       const first = await fetchTaskWithKey(db, { keyHash: 'fetch-ok', taskId: uuid(100), now: NOW })
       expect(first).toEqual({
-        key: { id, status: 'active', expiresAt: null, monthlyLimit: 3, usedBefore: 0, misses: null },
+        key: { id, status: 'active', expiresAt: null, monthlyLimit: 3, usedBefore: 0, missesBlockedUntil: null },
         task: { task_id: uuid(100), tool: 'bot-detector', score: 77, ip_address: '198.51.100.7', user_agent: 'UA', results: '{"summary": {"score": 77}}', created_at: '2026-11-01T00:00:00+00:00' },
         usedAfter: 1,
       })

@@ -1,5 +1,6 @@
-// Migration 0006 moves the failed log-in counts from login_throttles into the one fixed-window
-// table (rate_windows) without losing a count or a window start; on each driver.
+// Migrations that move data, on each driver: 0006 moves the failed log-in counts from
+// login_throttles into the one fixed-window table (rate_windows) without losing a count or a
+// window start; 0009 marks the keys whose miss window shuts them out as it runs.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
@@ -48,6 +49,46 @@ for (const driver of testDrivers()) {
       ])
       const table = await rows<{ t: string | null }>(d.db, sql`select to_regclass('login_throttles')::text as t`)
       expect(table[0]!.t).toBeNull()
+    })
+  })
+
+  describe(`0009_key_misses_blocked_until (${driver})`, () => {
+    let d: TestDatabase
+    beforeAll(async () => {
+      d = await openTestDatabase(driver, { migrate: false })
+    }, HOOK_TIMEOUT_MS)
+    afterAll(async () => {
+      await d?.destroy()
+    }, HOOK_TIMEOUT_MS)
+
+    test('a key shut out by its misses stays shut out until its window ends; no other key is', async () => {
+      const tags = journal.entries.map((e) => e.tag)
+      const at = tags.indexOf('0009_key_misses_blocked_until')
+      expect(at).toBeGreaterThan(0)
+      for (const tag of tags.slice(0, at)) await apply(d, tag)
+      await d.db.execute(sql`insert into accounts (id, email) values ('00000000-0000-4000-8000-00000000000a', 'm@example.test')`)
+      const started = new Date(Date.now() - 60_000)
+      const keys = { full: 'b', under: 'c', ended: 'd', none: 'e' }
+      for (const [name, c] of Object.entries(keys)) {
+        await d.db.execute(sql`insert into api_keys (id, account_id, plan_id, name, prefix, last4, key_hash)
+          values (${`00000000-0000-4000-8000-00000000000${c}`}::uuid, '00000000-0000-4000-8000-00000000000a', (select id from plans order by id limit 1), ${name}, 'ab_x', 'xxxx', ${name})`)
+      }
+      const window = (c: string, count: number, startedAt: Date) =>
+        d.db.execute(sql`insert into rate_windows (scope, subject, count, window_started_at) values ('task_miss', ${`00000000-0000-4000-8000-00000000000${c}`}, ${count}, ${startedAt.toISOString()}::timestamptz)`)
+      await window(keys.full, 100, started)
+      await window(keys.under, 99, started)
+      await window(keys.ended, 150, new Date(Date.now() - 700_000))
+      for (const tag of tags.slice(at)) await apply(d, tag)
+      const found = await rows<{ name: string; until_ms: number | null }>(
+        d.db,
+        sql`select name, (extract(epoch from misses_blocked_until) * 1000)::float8 as until_ms from api_keys order by name`,
+      )
+      expect(found).toEqual([
+        { name: 'ended', until_ms: null },
+        { name: 'full', until_ms: started.getTime() + 600_000 },
+        { name: 'none', until_ms: null },
+        { name: 'under', until_ms: null },
+      ])
     })
   })
 }

@@ -3,8 +3,9 @@
 // fetches per key. One upsert per hit adds one or opens a new window atomically: ON CONFLICT DO
 // UPDATE locks the row and re-reads it, so concurrent hits from any number of app instances are
 // each counted once, and each gets its own count back.
-// The miss window of a key is also read inside the keyed fetch (db/fetch.ts); ended windows are
-// dropped by the retention run (db/retention.ts pruneWindows).
+// A key's miss window, when filled, marks the key refused until it ends (recordMiss; the keyed
+// fetch reads that mark, db/fetch.ts); ended windows are dropped by the retention run
+// (db/retention.ts pruneWindows).
 
 import { sql } from 'drizzle-orm'
 import { rows, type Db } from './client'
@@ -28,18 +29,40 @@ interface Row {
 
 const toState = (r: Pick<Row, 'count' | 'started_ms'>): WindowState => ({ count: r.count, windowStartedAt: new Date(r.started_ms) })
 
-/** Counts one hit for the subject; returns the window after it. Mirrors afterHit(). */
-export async function hitWindow(db: Db, args: RateSubject & { policy: Pick<WindowPolicy, 'windowSeconds'>; now: Date }): Promise<WindowState> {
+/** The upsert that counts one hit (a new window when there is none or it has ended), returning the window after it. */
+function hitUpsert(args: RateSubject & { policy: Pick<WindowPolicy, 'windowSeconds'>; now: Date }) {
   const now = args.now.toISOString()
   const ended = sql`rate_windows.window_started_at + ${args.policy.windowSeconds}::int * interval '1 second' <= ${now}::timestamptz`
-  const [row] = await rows<Row>(
-    db,
-    sql`insert into rate_windows (scope, subject, count, window_started_at)
+  return sql`insert into rate_windows (scope, subject, count, window_started_at)
         values (${args.scope}, ${args.subject}, 1, ${now}::timestamptz)
         on conflict (scope, subject) do update set
           count = case when ${ended} then 1 else rate_windows.count + 1 end,
           window_started_at = case when ${ended} then excluded.window_started_at else rate_windows.window_started_at end
-        returning count::int as count, (extract(epoch from window_started_at) * 1000)::float8 as started_ms`,
+        returning count::int as count, window_started_at, (extract(epoch from window_started_at) * 1000)::float8 as started_ms`
+}
+
+/** Counts one hit for the subject; returns the window after it. Mirrors afterHit(). */
+export async function hitWindow(db: Db, args: RateSubject & { policy: Pick<WindowPolicy, 'windowSeconds'>; now: Date }): Promise<WindowState> {
+  const [row] = await rows<Row>(db, hitUpsert(args))
+  return toState(row!)
+}
+
+/**
+ * Counts a keyed fetch of an id that does not exist against the key's miss window and, when
+ * that fills it (`max` misses), marks the key refused until the window ends
+ * (api_keys.misses_blocked_until, read by the keyed fetch). One statement; returns the window.
+ */
+export async function recordMiss(db: Db, args: { keyId: string; policy: WindowPolicy; now: Date }): Promise<WindowState> {
+  const { keyId, policy } = args
+  const [row] = await rows<Row>(
+    db,
+    sql`with w as (${hitUpsert({ scope: 'task_miss', subject: keyId, policy, now: args.now })}),
+        blocked as (
+          update api_keys set misses_blocked_until = (select window_started_at from w) + ${policy.windowSeconds}::int * interval '1 second'
+          where id = ${keyId}::uuid and (select count from w) >= ${policy.max}::int
+          returning 1
+        )
+        select count, started_ms from w`,
   )
   return toState(row!)
 }

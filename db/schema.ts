@@ -42,6 +42,12 @@ export const apiKeys = pgTable(
     keyHash: text('key_hash').notNull().unique(),
     status: text('status', { enum: ['active', 'inactive'] }).notNull().default('active'),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /**
+     * Until when the key is refused for having asked for too many ids that do not exist (429):
+     * set when a miss fills its window (rate_windows, scope task_miss), to that window's end, so
+     * the keyed fetch reads it from the key's row instead of looking the window up every time.
+     */
+    missesBlockedUntil: timestamp('misses_blocked_until', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [

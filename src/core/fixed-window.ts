@@ -1,7 +1,8 @@
 // The one fixed-window limiter. A window opens with the first counted hit for a subject and
 // lasts `windowSeconds`; hits after it has ended open a new one. The counts live in PostgreSQL
 // in one table (db/rate-windows.ts does afterHit's arithmetic atomically in one upsert, and
-// db/fetch.ts reads the miss window inside the keyed fetch), so every app instance sees the same
+// a filled miss window marks its key refused until it ends, db/rate-windows.ts recordMiss, which
+// the keyed fetch reads from the key's row), so every app instance sees the same
 // numbers; these functions are the rule.
 //
 // These limits use it, each a scope of that table:

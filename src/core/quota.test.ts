@@ -100,31 +100,26 @@ describe('decideFetch', () => {
     expect(decideFetch({ key: key({ monthlyLimit: 0, usedBefore: 0 }), task, usedAfter: null }, NOW)).toMatchObject({ ok: false, code: 'limit' })
   })
 
-  describe('with a miss window (src/core/fixed-window.ts)', () => {
-    const policy = { max: 3, windowSeconds: 600 }
-    const started = new Date(NOW.getTime() - 60_000)
-    const misses = (count: number) => ({ count, windowStartedAt: started })
+  describe('with a miss block (db/rate-windows.ts recordMiss)', () => {
+    const until = new Date(NOW.getTime() + 540_000)
 
-    test('429 for any id once the misses reach the maximum, with the seconds left', () => {
+    test('429 for any id while the key is blocked for its misses, with the seconds left', () => {
       const blocked = { ok: false as const, code: 'too_many_misses' as const, limit: 5, used: 2, retryAfterSeconds: 540 }
-      expect(decideFetch({ key: key({ misses: misses(3) }), task, usedAfter: null }, NOW, policy)).toEqual(blocked)
-      expect(decideFetch<typeof task>({ key: key({ misses: misses(3) }), task: null, usedAfter: null }, NOW, policy)).toEqual(blocked)
+      expect(decideFetch({ key: key({ missesBlockedUntil: until }), task, usedAfter: null }, NOW)).toEqual(blocked)
+      expect(decideFetch<typeof task>({ key: key({ missesBlockedUntil: until }), task: null, usedAfter: null }, NOW)).toEqual(blocked)
+      expect(decideFetch({ key: key({ missesBlockedUntil: new Date(NOW.getTime() + 200) }), task, usedAfter: null }, NOW)).toMatchObject({ retryAfterSeconds: 1 })
     })
 
-    test('404 and 200 as usual below the maximum', () => {
-      expect(decideFetch<typeof task>({ key: key({ misses: misses(2) }), task: null, usedAfter: null }, NOW, policy)).toMatchObject({ code: 'not_found' })
-      expect(decideFetch({ key: key({ misses: misses(2) }), task, usedAfter: 3 }, NOW, policy)).toMatchObject({ ok: true })
-    })
-
-    test('the key is served again once the window has ended', () => {
-      const later = new Date(started.getTime() + 600_000)
-      expect(decideFetch({ key: key({ misses: misses(3) }), task, usedAfter: 3 }, later, policy)).toMatchObject({ ok: true })
-      expect(decideFetch<typeof task>({ key: key({ misses: misses(9) }), task: null, usedAfter: null }, later, policy)).toMatchObject({ code: 'not_found' })
+    test('404 and 200 as usual without a block, or with one that has ended', () => {
+      for (const missesBlockedUntil of [null, undefined, NOW, new Date(NOW.getTime() - 1)]) {
+        expect(decideFetch<typeof task>({ key: key({ missesBlockedUntil }), task: null, usedAfter: null }, NOW)).toMatchObject({ code: 'not_found' })
+        expect(decideFetch({ key: key({ missesBlockedUntil }), task, usedAfter: 3 }, NOW)).toMatchObject({ ok: true })
+      }
     })
 
     test('403 beats 429: an inactive or exhausted key says so first', () => {
-      expect(decideFetch({ key: key({ status: 'inactive', misses: misses(3) }), task, usedAfter: null }, NOW, policy)).toMatchObject({ code: 'inactive' })
-      expect(decideFetch({ key: key({ usedBefore: 5, misses: misses(3) }), task, usedAfter: null }, NOW, policy)).toMatchObject({ code: 'limit' })
+      expect(decideFetch({ key: key({ status: 'inactive', missesBlockedUntil: until }), task, usedAfter: null }, NOW)).toMatchObject({ code: 'inactive' })
+      expect(decideFetch({ key: key({ usedBefore: 5, missesBlockedUntil: until }), task, usedAfter: null }, NOW)).toMatchObject({ code: 'limit' })
     })
   })
 })

@@ -2,7 +2,6 @@
 // increment); these functions decide what its answer means, and are what the tests pin down.
 
 import type { FetchFailure } from './errors'
-import { decideBlocked, DEFAULT_MISS_LIMIT, type WindowPolicy, type WindowState } from './fixed-window'
 
 export type KeyStatus = 'active' | 'inactive'
 
@@ -37,7 +36,8 @@ export function keyUsable(key: KeyState, now: Date): { ok: true } | { ok: false;
 
 /** What the single fetch statement observed; see db/fetch.ts. */
 export interface FetchObservation<Task> {
-  key: (KeyState & { id: string; monthlyLimit: number; usedBefore: number; misses?: WindowState | null }) | null
+  /** `missesBlockedUntil`: until when the key is refused for its misses (null: never, or not now). */
+  key: (KeyState & { id: string; monthlyLimit: number; usedBefore: number; missesBlockedUntil?: Date | null }) | null
   task: Task | null
   /** The count after our increment, or null when no increment happened. */
   usedAfter: number | null
@@ -52,9 +52,9 @@ export type FetchDecision<Task> =
  * → 404; otherwise 200 and the request was counted. A key at its limit gets 403 even for a task
  * id that does not exist, so the 404 never tells an exhausted key anything. Between the 403s
  * and the rest: a key that has used up its misses (src/core/fixed-window.ts) gets 429 for every id
- * until its window ends; the statement did not count it either.
+ * until its window ends (db/rate-windows.ts recordMiss marks it); the statement did not count it either.
  */
-export function decideFetch<Task>(obs: FetchObservation<Task>, now: Date, missPolicy: WindowPolicy = DEFAULT_MISS_LIMIT): FetchDecision<Task> {
+export function decideFetch<Task>(obs: FetchObservation<Task>, now: Date): FetchDecision<Task> {
   const { key, task, usedAfter } = obs
   if (!key) return { ok: false, code: 'invalid_key' }
   const limit = key.monthlyLimit
@@ -62,8 +62,8 @@ export function decideFetch<Task>(obs: FetchObservation<Task>, now: Date, missPo
   if (!usable.ok) return { ok: false, code: usable.code, limit, used: key.usedBefore }
   if (usedAfter !== null && task) return { ok: true, task, limit, used: usedAfter }
   if (!decideQuota(key, key.usedBefore).allowed) return { ok: false, code: 'limit', limit, used: Math.max(key.usedBefore, limit) }
-  const blocked = decideBlocked(missPolicy, key.misses ?? null, now)
-  if (!blocked.ok) return { ok: false, code: 'too_many_misses', limit, used: key.usedBefore, retryAfterSeconds: blocked.retryAfterSeconds }
+  const blockedUntil = key.missesBlockedUntil?.getTime() ?? 0
+  if (blockedUntil > now.getTime()) return { ok: false, code: 'too_many_misses', limit, used: key.usedBefore, retryAfterSeconds: Math.max(1, Math.ceil((blockedUntil - now.getTime()) / 1000)) }
   if (!task) return { ok: false, code: 'not_found', limit, used: key.usedBefore }
   // The task exists and the key looked usable, but the conditional increment found the limit
   // reached: a concurrent request took the last unit between our snapshot and the update.

@@ -3,7 +3,7 @@
 import { Elysia } from 'elysia'
 import { fetchTaskWithKey } from '../../db/fetch'
 import { insertTask, taskJson } from '../../db/tasks'
-import { hitWindow } from '../../db/rate-windows'
+import { hitWindow, recordMiss } from '../../db/rate-windows'
 import { decideHit, DEFAULT_MISS_LIMIT } from '../core/fixed-window'
 import { fetchFailureStatus } from '../core/errors'
 import { truncateIpsDeep } from '../core/ip-privacy'
@@ -85,8 +85,8 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
       }
       const now = clock()
       const taskId = isUuid(rawTaskId) ? rawTaskId.toLowerCase() : null
-      const obs = await fetchTaskWithKey(db, { keyHash: hashSecret(key), taskId, now, missPolicy: missLimit })
-      const decision = decideFetch(obs, now, missLimit)
+      const obs = await fetchTaskWithKey(db, { keyHash: hashSecret(key), taskId, now })
+      const decision = decideFetch(obs, now)
       if (decision.ok) {
         const t = decision.task
         const { body, signature } = signer.signed(t.task_id, [t.tool, t.score, t.ip_address, t.user_agent, t.results, t.created_at], () => taskJson(t))
@@ -96,7 +96,7 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
         return jsonText(body, 200, headers)
       }
       // Only misses pay for a second statement; the happy path stays one round trip.
-      if (decision.code === 'not_found') await hitWindow(db, { scope: 'task_miss', subject: obs.key!.id, policy: missLimit, now })
+      if (decision.code === 'not_found') await recordMiss(db, { keyId: obs.key!.id, policy: missLimit, now })
       const f = fetchFailureStatus(decision.code, decision.retryAfterSeconds)
       const headers: Record<string, string> = { ...NO_STORE }
       if (decision.limit !== undefined) Object.assign(headers, rateLimitHeaders(decision.limit, decision.used ?? 0, now))

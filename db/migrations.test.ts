@@ -17,8 +17,12 @@ async function apply(d: TestDatabase, tag: string) {
   for (const statement of text.split('--> statement-breakpoint')) if (statement.trim()) await d.db.execute(sql.raw(statement))
 }
 
-for (const driver of testDrivers()) {
-  describe(`0006_one_rate_window_table (${driver})`, () => {
+/**
+ * A test of one migration on a database built up to it: `before` puts data in as the earlier
+ * migrations left the schema, then the migration and those after it are applied, and `after` checks.
+ */
+function migrationTest(driver: Parameters<typeof openTestDatabase>[0], tag: string, title: string, steps: { before(d: TestDatabase): Promise<unknown>; after(d: TestDatabase): Promise<unknown> }) {
+  describe(`${tag} (${driver})`, () => {
     let d: TestDatabase
     beforeAll(async () => {
       d = await openTestDatabase(driver, { migrate: false })
@@ -27,16 +31,26 @@ for (const driver of testDrivers()) {
       await d?.destroy()
     }, HOOK_TIMEOUT_MS)
 
-    test('keeps every log-in count under the log-in scopes and drops login_throttles', async () => {
+    test(title, async () => {
       const tags = journal.entries.map((e) => e.tag)
-      const at = tags.indexOf('0006_one_rate_window_table')
+      const at = tags.indexOf(tag)
       expect(at).toBeGreaterThan(0)
-      for (const tag of tags.slice(0, at)) await apply(d, tag)
+      for (const t of tags.slice(0, at)) await apply(d, t)
+      await steps.before(d)
+      for (const t of tags.slice(at)) await apply(d, t)
+      await steps.after(d)
+    })
+  })
+}
+
+for (const driver of testDrivers()) {
+  migrationTest(driver, '0006_one_rate_window_table', 'keeps every log-in count under the log-in scopes and drops login_throttles', {
+    async before(d) {
       await d.db.execute(sql`insert into login_throttles (scope, subject, failures, window_started_at) values
         ('account', 'a1', 5, '2026-11-15T12:00:00Z'), ('address', 'b2', 3, '2026-11-15T12:05:00Z')`)
       await d.db.execute(sql`insert into rate_windows (scope, subject, count, window_started_at) values ('task_miss', 'k', 7, '2026-11-15T12:01:00Z')`)
-      for (const tag of tags.slice(at)) await apply(d, tag)
-
+    },
+    async after(d) {
       const found = await rows<{ scope: string; subject: string; count: number; started: string }>(
         d.db,
         sql`select scope, subject, count::int as count, to_char(window_started_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as started
@@ -49,26 +63,14 @@ for (const driver of testDrivers()) {
       ])
       const table = await rows<{ t: string | null }>(d.db, sql`select to_regclass('login_throttles')::text as t`)
       expect(table[0]!.t).toBeNull()
-    })
+    },
   })
 
-  describe(`0009_key_misses_blocked_until (${driver})`, () => {
-    let d: TestDatabase
-    beforeAll(async () => {
-      d = await openTestDatabase(driver, { migrate: false })
-    }, HOOK_TIMEOUT_MS)
-    afterAll(async () => {
-      await d?.destroy()
-    }, HOOK_TIMEOUT_MS)
-
-    test('a key shut out by its misses stays shut out until its window ends; no other key is', async () => {
-      const tags = journal.entries.map((e) => e.tag)
-      const at = tags.indexOf('0009_key_misses_blocked_until')
-      expect(at).toBeGreaterThan(0)
-      for (const tag of tags.slice(0, at)) await apply(d, tag)
+  const started = new Date(Date.now() - 60_000)
+  const keys = { full: 'b', under: 'c', ended: 'd', none: 'e' }
+  migrationTest(driver, '0009_key_misses_blocked_until', 'a key shut out by its misses stays shut out until its window ends; no other key is', {
+    async before(d) {
       await d.db.execute(sql`insert into accounts (id, email) values ('00000000-0000-4000-8000-00000000000a', 'm@example.test')`)
-      const started = new Date(Date.now() - 60_000)
-      const keys = { full: 'b', under: 'c', ended: 'd', none: 'e' }
       for (const [name, c] of Object.entries(keys)) {
         await d.db.execute(sql`insert into api_keys (id, account_id, plan_id, name, prefix, last4, key_hash)
           values (${`00000000-0000-4000-8000-00000000000${c}`}::uuid, '00000000-0000-4000-8000-00000000000a', (select id from plans order by id limit 1), ${name}, 'ab_x', 'xxxx', ${name})`)
@@ -78,7 +80,8 @@ for (const driver of testDrivers()) {
       await window(keys.full, 100, started)
       await window(keys.under, 99, started)
       await window(keys.ended, 150, new Date(Date.now() - 700_000))
-      for (const tag of tags.slice(at)) await apply(d, tag)
+    },
+    async after(d) {
       const found = await rows<{ name: string; until_ms: number | null }>(
         d.db,
         sql`select name, (extract(epoch from misses_blocked_until) * 1000)::float8 as until_ms from api_keys order by name`,
@@ -89,6 +92,6 @@ for (const driver of testDrivers()) {
         { name: 'none', until_ms: null },
         { name: 'under', until_ms: null },
       ])
-    })
+    },
   })
 }

@@ -35,7 +35,8 @@ function windowEnd(policy: WindowPolicy, state: WindowState): number {
   return state.windowStartedAt.getTime() + policy.windowSeconds * 1000
 }
 
-function retryAfter(end: number, now: Date): number {
+/** Whole seconds until `end` (ms since the epoch), at least 1: a Retry-After value. */
+export function retryAfter(end: number, now: Date): number {
   return Math.max(1, Math.ceil((end - now.getTime()) / 1000))
 }
 

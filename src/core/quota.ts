@@ -2,6 +2,7 @@
 // increment); these functions decide what its answer means, and are what the tests pin down.
 
 import type { FetchFailure } from './errors'
+import { retryAfter } from './fixed-window'
 
 export type KeyStatus = 'active' | 'inactive'
 
@@ -63,7 +64,7 @@ export function decideFetch<Task>(obs: FetchObservation<Task>, now: Date): Fetch
   if (usedAfter !== null && task) return { ok: true, task, limit, used: usedAfter }
   if (!decideQuota(key, key.usedBefore).allowed) return { ok: false, code: 'limit', limit, used: Math.max(key.usedBefore, limit) }
   const blockedUntil = key.missesBlockedUntil?.getTime() ?? 0
-  if (blockedUntil > now.getTime()) return { ok: false, code: 'too_many_misses', limit, used: key.usedBefore, retryAfterSeconds: Math.max(1, Math.ceil((blockedUntil - now.getTime()) / 1000)) }
+  if (blockedUntil > now.getTime()) return { ok: false, code: 'too_many_misses', limit, used: key.usedBefore, retryAfterSeconds: retryAfter(blockedUntil, now) }
   if (!task) return { ok: false, code: 'not_found', limit, used: key.usedBefore }
   // The task exists and the key looked usable, but the conditional increment found the limit
   // reached: a concurrent request took the last unit between our snapshot and the update.

@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm'
 import { rawRows, rows, type Db } from './client'
 import { compactResults, hydrateResults } from '../src/core/check-text'
+import { isDatabaseUnavailable } from './unavailable'
 
 export interface NewTask {
   id: string
@@ -44,9 +45,106 @@ const INSERT_TASK = `
   insert into tasks (id, tool, score, ip_address, user_agent, results, created_at, fingerprint)
   values ($1::uuid, $2::text, $3::int, $4::text, $5::text, $6::jsonb, $7::timestamptz, $8::text)`
 
+/** A task as the insert's parameters, in INSERT_TASK's order. */
+type TaskRow = [id: string, tool: string, score: number, ipAddress: string, userAgent: string, results: string, createdAt: string, fingerprint: string | null]
+
+function taskRow(task: NewTask): TaskRow {
+  return [task.id, task.tool, task.score, task.ipAddress, task.userAgent, storedResultsJson(task.tool, task.results), task.createdAt.toISOString(), task.fingerprint ?? null]
+}
+
 export async function insertTask(db: Db, task: NewTask): Promise<void> {
-  const results = storedResultsJson(task.tool, task.results)
-  await rawRows(db, INSERT_TASK, [task.id, task.tool, task.score, task.ipAddress, task.userAgent, results, task.createdAt.toISOString(), task.fingerprint ?? null])
+  await rawRows(db, INSERT_TASK, taskRow(task))
+}
+
+/** The insert of `n` tasks in one statement (`n` rows of INSERT_TASK's parameters); texts kept by `n`. */
+const insertTasksText: string[] = []
+function insertTasks(n: number): string {
+  let text = insertTasksText[n]
+  if (text === undefined) {
+    const rows: string[] = []
+    for (let i = 0; i < n; i++) {
+      const p = i * 8
+      rows.push(`($${p + 1}::uuid, $${p + 2}::text, $${p + 3}::int, $${p + 4}::text, $${p + 5}::text, $${p + 6}::jsonb, $${p + 7}::timestamptz, $${p + 8}::text)`)
+    }
+    text = `insert into tasks (id, tool, score, ip_address, user_agent, results, created_at, fingerprint) values ${rows.join(', ')}`
+    insertTasksText[n] = text
+  }
+  return text
+}
+
+export interface TaskWriterOptions {
+  /** Insert statements running at once (2): the rest of the pool stays free for everything else. */
+  maxInFlight?: number
+  /** Tasks in one statement at most (64). */
+  maxBatch?: number
+  /** Characters of stored results in one statement at most (1 M); a task over it still goes alone. */
+  maxChars?: number
+  /** Told the size of every group statement sent (tests, and anyone who wants to watch). */
+  onGroup?: (size: number) => void
+}
+
+export interface TaskWriter {
+  /** Resolves once the task is stored; rejects with the database's error when it is not. */
+  insert(task: NewTask): Promise<void>
+}
+
+/**
+ * Task inserts, grouped when they come faster than the database takes them. At most
+ * `maxInFlight` insert statements run at a time; a task submitted while they are all running
+ * waits for the next one, which stores every task that waited (up to `maxBatch`) in one
+ * statement. Under load, PostgreSQL then parses, plans and commits once for several tasks
+ * (docs/performance.md); when tasks come one at a time, each is inserted at once, as before.
+ *
+ * One statement is one transaction: a group is stored whole or not at all. When a group fails
+ * for a reason of its own data (not the connection), every task in it is tried again alone, so
+ * one bad task fails alone and the others are stored once each; when the database is
+ * unreachable, every task of the group gets that error (nothing of it was stored).
+ */
+export function taskWriter(db: Db, options: TaskWriterOptions = {}): TaskWriter {
+  const maxInFlight = options.maxInFlight ?? 2
+  const maxBatch = options.maxBatch ?? 64
+  const maxChars = options.maxChars ?? 1 << 20
+  type Waiting = { row: TaskRow; resolve: () => void; reject: (e: unknown) => void }
+  let waiting: Waiting[] = []
+  let inFlight = 0
+  const single = (w: Waiting) => rawRows(db, INSERT_TASK, w.row).then(() => w.resolve(), w.reject)
+  const run = async (group: Waiting[]) => {
+    options.onGroup?.(group.length)
+    if (group.length === 1) return single(group[0]!)
+    const params: unknown[] = []
+    for (const w of group) params.push(...w.row)
+    try {
+      await rawRows(db, insertTasks(group.length), params)
+    } catch (e) {
+      if (isDatabaseUnavailable(e)) for (const w of group) w.reject(e)
+      else await Promise.all(group.map(single))
+      return
+    }
+    for (const w of group) w.resolve()
+  }
+  const next = () => {
+    while (inFlight < maxInFlight && waiting.length) {
+      let n = 0
+      let chars = 0
+      while (n < waiting.length && n < maxBatch && (n === 0 || chars + waiting[n]!.row[5].length <= maxChars)) chars += waiting[n++]!.row[5].length
+      const group = n === waiting.length ? waiting : waiting.splice(0, n)
+      if (group === waiting) waiting = []
+      inFlight++
+      void run(group).finally(() => {
+        inFlight--
+        next()
+      })
+    }
+  }
+  return {
+    insert(task) {
+      const row = taskRow(task)
+      return new Promise<void>((resolve, reject) => {
+        waiting.push({ row, resolve, reject })
+        next()
+      })
+    },
+  }
 }
 
 /** How often a fingerprint was stored before: all tasks sharing it, and their other addresses. */

@@ -2,7 +2,7 @@
 
 import { Elysia } from 'elysia'
 import { fetchTaskWithKey } from '../../db/fetch'
-import { insertTask, taskJson } from '../../db/tasks'
+import { taskJson, taskWriter } from '../../db/tasks'
 import { hitWindow, recordMiss } from '../../db/rate-windows'
 import { decideHit, DEFAULT_MISS_LIMIT } from '../core/fixed-window'
 import { fetchFailureStatus } from '../core/errors'
@@ -45,6 +45,7 @@ export interface TaskHandlers {
 export function taskHandlers(deps: AppDeps): TaskHandlers {
   const { db, clock, random, trustedProxies, taskRateLimit, ipTruncate, signer } = deps
   const missLimit = deps.taskMissLimit ?? DEFAULT_MISS_LIMIT
+  const writer = taskWriter(db)
   return {
     async create(request, server) {
       const now = clock()
@@ -73,7 +74,7 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
         // Stored only if this submission is the one that uses the nonce (a concurrent replay loses).
         if (!(await insertTaskUsingNonce(db, task, input.nonce!))) return refused({ code: 'nonce_used' })
       } else {
-        await insertTask(db, task)
+        await writer.insert(task)
       }
       return jsonText(`{"task_id":"${id}"}`, 201)
     },

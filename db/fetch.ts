@@ -15,6 +15,8 @@ import { rawRows, type Db } from './client'
 import { TASK_COLUMNS_SQL, type StoredTask } from './tasks'
 import type { FetchObservation } from '../src/core/quota'
 import { dayOfMonth, monthKey } from '../src/core/month'
+import { grouped, type GroupOptions, type Pending } from './grouped'
+import { isDatabaseUnavailable } from './unavailable'
 
 interface Row extends Partial<StoredTask> {
   key_id: string
@@ -59,11 +61,22 @@ const FETCH_TASK_WITH_KEY = `
            ${TASK_COLUMNS_SQL}
     from k left join t on true`
 
-export async function fetchTaskWithKey(db: Db, args: { keyHash: string; taskId: string | null; now: Date }): Promise<FetchObservation<StoredTask>> {
+export interface FetchArgs {
+  keyHash: string
+  /** Null when the path's id is not a UUID: no task can match, the key is still checked. */
+  taskId: string | null
+  now: Date
+}
+
+export async function fetchTaskWithKey(db: Db, args: FetchArgs): Promise<FetchObservation<StoredTask>> {
   const { keyHash, taskId, now } = args
   // $1 key hash, $2 task id, $3 month, $4 day, $5 now.
   const [row] = await rawRows<Row>(db, FETCH_TASK_WITH_KEY, [keyHash, taskId, monthKey(now), dayOfMonth(now), now.toISOString()])
   if (!row) return { key: null, task: null, usedAfter: null }
+  return observation(row, row.used_after)
+}
+
+function observation(row: Row, usedAfter: number | null): FetchObservation<StoredTask> {
   return {
     key: {
       id: row.key_id,
@@ -84,6 +97,113 @@ export async function fetchTaskWithKey(db: Db, args: { keyHash: string; taskId: 
           created_at: row.created_at!,
         }
       : null,
-    usedAfter: row.used_after,
+    usedAfter,
   }
+}
+
+/**
+ * The keyed fetch of `n` requests in one statement (FETCH_TASK_WITH_KEY for each, with the same
+ * outcome): $1 month, $2 day (the same for the whole group), then per request its key hash, task
+ * id and time. For each key, its requests that would be counted (usable key, existing task) are
+ * counted together, in one conditional upsert of the usage row, only if all of them fit under
+ * the limit; the k-th of them gets the count before plus k. When they do not all fit — the
+ * last units of a month — none of the key's requests is answered here (`fallback`): each is
+ * fetched again alone, in order, which counts exactly up to the limit as before. A request's count before is the
+ * key's count before the group plus its counted requests ahead of it in the group, as if they
+ * had come one by one. Usage rows are updated in key order,
+ * so two groups never wait on each other's rows in a cycle.
+ */
+const fetchGroupText: string[] = []
+function fetchGroup(n: number): string {
+  let text = fetchGroupText[n]
+  if (text !== undefined) return text
+  const values: string[] = []
+  for (let i = 0; i < n; i++) values.push(`(${i + 1}, $${3 * i + 3}::text, $${3 * i + 4}::uuid, $${3 * i + 5}::timestamptz)`)
+  text = `
+    with r(idx, key_hash, task_id, at) as (values ${values.join(', ')}),
+    k as (
+      select ak.key_hash, ak.id, ak.status, ak.expires_at, ak.misses_blocked_until, p.monthly_limit
+      from api_keys ak join plans p on p.id = ak.plan_id
+      where ak.key_hash in (select key_hash from r)
+    ),
+    e as (
+      select r.idx, k.id as key_id, k.monthly_limit, r.at, row_number() over (partition by k.id order by r.idx) as rank
+      from r join k on k.key_hash = r.key_hash join tasks t on t.id = r.task_id
+      where k.status = 'active'
+        and (k.expires_at is null or k.expires_at > r.at)
+        and k.monthly_limit > 0
+        and (k.misses_blocked_until is null or k.misses_blocked_until <= r.at)
+    ),
+    want as (select key_id, count(*)::int as n, min(monthly_limit) as lim, max(at) as at from e group by key_id),
+    inc as (
+      insert into key_usage as u (key_id, month, count, daily, last_used_at)
+      select w.key_id, $1::date, w.n,
+             array_fill(0, array[$2::int - 1]) || array[w.n] || array_fill(0, array[31 - $2::int]),
+             w.at
+      from want w
+      where w.n <= w.lim
+      order by w.key_id
+      on conflict (key_id, month) do update
+        set count = u.count + excluded.count,
+            daily[$2::int] = coalesce(u.daily[$2::int], 0) + excluded.count,
+            last_used_at = excluded.last_used_at
+        where u.count + excluded.count <= (select w.lim from want w where w.key_id = u.key_id)
+      returning u.key_id, u.count
+    )
+    select r.idx, k.id::text as key_id, k.status,
+           (extract(epoch from k.expires_at) * 1000)::float8 as expires_ms,
+           k.monthly_limit,
+           (coalesce((select count from key_usage where key_id = k.id and month = $1::date), 0)
+             + case when exists (select 1 from inc i where i.key_id = k.id)
+                    then (select count(*) from e where e.key_id = k.id and e.idx < r.idx) else 0 end)::int as used_before,
+           (select (i.count - w.n + e.rank)::int from e join inc i on i.key_id = e.key_id join want w on w.key_id = e.key_id where e.idx = r.idx) as used_after,
+           (exists (select 1 from e where e.key_id = k.id) and not exists (select 1 from inc i where i.key_id = k.id)) as fallback,
+           (extract(epoch from k.misses_blocked_until) * 1000)::float8 as blocked_until_ms,
+           ${TASK_COLUMNS_SQL}
+    from r left join k on k.key_hash = r.key_hash left join tasks t on t.id = r.task_id and k.id is not null
+    order by r.idx`
+  fetchGroupText[n] = text
+  return text
+}
+
+type GroupRow = Row & { idx: number; key_id: string | null; fallback: boolean }
+
+const dayKey = (now: Date) => now.toISOString().slice(0, 10)
+
+/**
+ * Keyed fetches, grouped when they come faster than the database answers (db/grouped.ts): each
+ * group is one statement (fetchGroup) for requests of the same UTC day, with the same outcome
+ * as fetchTaskWithKey for each — a request alone runs fetchTaskWithKey itself. When a group's
+ * statement fails for a reason other than an unreachable database (two groups of different
+ * instances deadlocking, say), each of its requests is fetched again alone.
+ */
+export function taskFetcher(db: Db, options: GroupOptions<FetchArgs> = {}): (args: FetchArgs) => Promise<FetchObservation<StoredTask>> {
+  type P = Pending<FetchArgs, FetchObservation<StoredTask>>
+  const single = (p: P) => fetchTaskWithKey(db, p.item).then(p.resolve, p.reject)
+  return grouped<FetchArgs, FetchObservation<StoredTask>>(
+    async (group) => {
+      if (group.length === 1) return single(group[0]!)
+      const now = group[0]!.item.now
+      const params: unknown[] = [monthKey(now), dayOfMonth(now)]
+      for (const p of group) params.push(p.item.keyHash, p.item.taskId, p.item.now.toISOString())
+      let rows: GroupRow[]
+      try {
+        rows = await rawRows<GroupRow>(db, fetchGroup(group.length), params)
+      } catch (e) {
+        if (isDatabaseUnavailable(e)) for (const p of group) p.reject(e)
+        else await Promise.all(group.map(single))
+        return
+      }
+      const again: P[] = []
+      for (const row of rows) {
+        const p = group[row.idx - 1]!
+        if (row.key_id === null) p.resolve({ key: null, task: null, usedAfter: null })
+        else if (row.fallback) again.push(p)
+        else p.resolve(observation(row, row.used_after))
+      }
+      // One by one, in order: each sees the counts of those before it, as they would have.
+      for (const p of again) await single(p)
+    },
+    { joins: (first, item) => dayKey(first.now) === dayKey(item.now), ...options },
+  )
 }

@@ -78,16 +78,16 @@ describe.each(testDrivers())('taskWriter on %s', (driver) => {
     expect(await getTask(db, bad.id)).toBeNull()
   })
 
-  test('a group holds at most maxBatch tasks and maxChars of results (a larger task goes alone)', async () => {
+  test('a group holds at most maxGroup tasks and maxSize characters of results (a larger task goes alone)', async () => {
     const groups: number[] = []
-    const writer = taskWriter(db, { maxInFlight: 1, maxBatch: 5, onGroup: (size) => groups.push(size) })
+    const writer = taskWriter(db, { maxInFlight: 1, maxGroup: 5, onGroup: (size) => groups.push(size) })
     await Promise.all(Array.from({ length: 13 }, (_, i) => writer.insert(task(i))))
     expect(groups).toEqual([1, 5, 5, 2])
 
     const sized: number[] = []
     const small = (i: number) => task(i, { results: { pad: 'x'.repeat(80) } })
     const big = task(7, { results: { pad: 'y'.repeat(500) } })
-    const capped = taskWriter(db, { maxInFlight: 1, maxChars: 300, onGroup: (size) => sized.push(size) })
+    const capped = taskWriter(db, { maxInFlight: 1, maxSize: 300, onGroup: (size) => sized.push(size) })
     // About 90 characters each: three fit in 300, a fourth does not; the big one is over the cap alone.
     await Promise.all([small(0), small(1), small(2), small(3), small(4), big, small(5)].map((t) => capped.insert(t)))
     expect(sized).toEqual([1, 3, 1, 1, 1])

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm'
 import { rawRows, rows, type Db } from './client'
 import { compactResults, hydrateResults } from '../src/core/check-text'
 import { isDatabaseUnavailable } from './unavailable'
+import { grouped, type GroupOptions, type Pending } from './grouped'
 
 export interface NewTask {
   id: string
@@ -72,79 +73,41 @@ function insertTasks(n: number): string {
   return text
 }
 
-export interface TaskWriterOptions {
-  /** Insert statements running at once (2): the rest of the pool stays free for everything else. */
-  maxInFlight?: number
-  /** Tasks in one statement at most (64). */
-  maxBatch?: number
-  /** Characters of stored results in one statement at most (1 M); a task over it still goes alone. */
-  maxChars?: number
-  /** Told the size of every group statement sent (tests, and anyone who wants to watch). */
-  onGroup?: (size: number) => void
-}
-
 export interface TaskWriter {
   /** Resolves once the task is stored; rejects with the database's error when it is not. */
   insert(task: NewTask): Promise<void>
 }
 
 /**
- * Task inserts, grouped when they come faster than the database takes them. At most
- * `maxInFlight` insert statements run at a time; a task submitted while they are all running
- * waits for the next one, which stores every task that waited (up to `maxBatch`) in one
- * statement. Under load, PostgreSQL then parses, plans and commits once for several tasks
- * (docs/performance.md); when tasks come one at a time, each is inserted at once, as before.
+ * Task inserts, grouped when they come faster than the database takes them (db/grouped.ts): a
+ * task submitted while the insert statements run waits for the next one, which stores every
+ * task that waited in one multi-row insert — at most 64 tasks and 1 M characters of results
+ * (a larger task goes alone). `options`: the grouping's limits, for tests.
  *
  * One statement is one transaction: a group is stored whole or not at all. When a group fails
  * for a reason of its own data (not the connection), every task in it is tried again alone, so
  * one bad task fails alone and the others are stored once each; when the database is
  * unreachable, every task of the group gets that error (nothing of it was stored).
  */
-export function taskWriter(db: Db, options: TaskWriterOptions = {}): TaskWriter {
-  const maxInFlight = options.maxInFlight ?? 2
-  const maxBatch = options.maxBatch ?? 64
-  const maxChars = options.maxChars ?? 1 << 20
-  type Waiting = { row: TaskRow; resolve: () => void; reject: (e: unknown) => void }
-  let waiting: Waiting[] = []
-  let inFlight = 0
-  const single = (w: Waiting) => rawRows(db, INSERT_TASK, w.row).then(() => w.resolve(), w.reject)
-  const run = async (group: Waiting[]) => {
-    options.onGroup?.(group.length)
-    if (group.length === 1) return single(group[0]!)
-    const params: unknown[] = []
-    for (const w of group) params.push(...w.row)
-    try {
-      await rawRows(db, insertTasks(group.length), params)
-    } catch (e) {
-      if (isDatabaseUnavailable(e)) for (const w of group) w.reject(e)
-      else await Promise.all(group.map(single))
-      return
-    }
-    for (const w of group) w.resolve()
-  }
-  const next = () => {
-    while (inFlight < maxInFlight && waiting.length) {
-      let n = 0
-      let chars = 0
-      while (n < waiting.length && n < maxBatch && (n === 0 || chars + waiting[n]!.row[5].length <= maxChars)) chars += waiting[n++]!.row[5].length
-      const group = n === waiting.length ? waiting : waiting.splice(0, n)
-      if (group === waiting) waiting = []
-      inFlight++
-      void run(group).finally(() => {
-        inFlight--
-        next()
-      })
-    }
-  }
-  return {
-    insert(task) {
-      const row = taskRow(task)
-      return new Promise<void>((resolve, reject) => {
-        waiting.push({ row, resolve, reject })
-        next()
-      })
+export function taskWriter(db: Db, options: GroupOptions<TaskRow> = {}): TaskWriter {
+  const single = (p: Pending<TaskRow, void>) => rawRows(db, INSERT_TASK, p.item).then(() => p.resolve(), p.reject)
+  const insert = grouped<TaskRow, void>(
+    async (group) => {
+      if (group.length === 1) return single(group[0]!)
+      const params: unknown[] = []
+      for (const p of group) params.push(...p.item)
+      try {
+        await rawRows(db, insertTasks(group.length), params)
+      } catch (e) {
+        if (isDatabaseUnavailable(e)) for (const p of group) p.reject(e)
+        else await Promise.all(group.map(single))
+        return
+      }
+      for (const p of group) p.resolve()
     },
-  }
+    { size: (row) => row[5].length, maxSize: 1 << 20, ...options },
+  )
+  return { insert: (task) => insert(taskRow(task)) }
 }
 
 /** How often a fingerprint was stored before: all tasks sharing it, and their other addresses. */

@@ -1,7 +1,7 @@
 // The task API: POST (unauthenticated, called by the tool pages) and the keyed GET.
 
 import { Elysia } from 'elysia'
-import { fetchTaskWithKey } from '../../db/fetch'
+import { taskFetcher } from '../../db/fetch'
 import { taskJson, taskWriter } from '../../db/tasks'
 import { hitWindow, recordMiss } from '../../db/rate-windows'
 import { decideHit, DEFAULT_MISS_LIMIT } from '../core/fixed-window'
@@ -46,6 +46,7 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
   const { db, clock, random, trustedProxies, taskRateLimit, ipTruncate, signer } = deps
   const missLimit = deps.taskMissLimit ?? DEFAULT_MISS_LIMIT
   const writer = taskWriter(db)
+  const fetchTask = taskFetcher(db)
   return {
     async create(request, server) {
       const now = clock()
@@ -86,7 +87,7 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
       }
       const now = clock()
       const taskId = isUuid(rawTaskId) ? rawTaskId.toLowerCase() : null
-      const obs = await fetchTaskWithKey(db, { keyHash: hashSecret(key), taskId, now })
+      const obs = await fetchTask({ keyHash: hashSecret(key), taskId, now })
       const decision = decideFetch(obs, now)
       if (decision.ok) {
         const t = decision.task

@@ -1,0 +1,90 @@
+// Statements grouped when calls come faster than the database answers them: the service's two
+// hot paths (the task insert, the keyed fetch) each run at most `maxInFlight` statements at a
+// time, and the calls that arrive meanwhile wait for the next statement, which serves all of
+// them at once. When calls come one at a time, each runs at once, alone; under load, PostgreSQL
+// parses, plans and commits once for many calls, and the service sends and reads one message
+// instead of many (docs/performance.md has the figures).
+
+export interface Pending<I, O> {
+  item: I
+  resolve(value: O): void
+  reject(error: unknown): void
+}
+
+export interface GroupOptions<I> {
+  /** Statements running at once (default 2): the rest of the pool stays free for everything else. */
+  maxInFlight?: number
+  /** Calls in one group at most (default 64). */
+  maxGroup?: number
+  /** Whether `item` may join a group that starts with `first` (default: always). */
+  joins?: (first: I, item: I) => boolean
+  /** The size of an item, and the most a group may hold: an item over it still goes alone. */
+  size?: (item: I) => number
+  maxSize?: number
+  /** Told the size of every group started (tests, and anyone who wants to watch). */
+  onGroup?: (size: number) => void
+}
+
+/**
+ * A function of one item that runs `run` on groups of waiting items. `run` must settle every
+ * pending call of its group (a call it leaves unsettled would hang); a throw rejects those left.
+ * Items that may not join a group (`joins`, or past the group's size) keep their place in line.
+ */
+export function grouped<I, O>(run: (group: Array<Pending<I, O>>) => Promise<void>, options: GroupOptions<I> = {}): (item: I) => Promise<O> {
+  const maxInFlight = options.maxInFlight ?? 2
+  const maxGroup = options.maxGroup ?? 64
+  const maxSize = options.maxSize ?? Number.POSITIVE_INFINITY
+  const { joins, size } = options
+  let waiting: Array<Pending<I, O>> = []
+  let inFlight = 0
+  const take = (): Array<Pending<I, O>> => {
+    const first = waiting[0]!.item
+    if (!joins && !size && waiting.length <= maxGroup) {
+      const all = waiting
+      waiting = []
+      return all
+    }
+    const group: Array<Pending<I, O>> = []
+    const rest: Array<Pending<I, O>> = []
+    let total = 0
+    let full = false
+    for (const p of waiting) {
+      // An item that may not join stays in line for a later group; once the group is full,
+      // every item after it does (so the line keeps its order).
+      if (full || (group.length > 0 && joins && !joins(first, p.item))) {
+        rest.push(p)
+        continue
+      }
+      const s = size ? size(p.item) : 0
+      if (group.length > 0 && (group.length >= maxGroup || total + s > maxSize)) {
+        full = true
+        rest.push(p)
+        continue
+      }
+      group.push(p)
+      total += s
+    }
+    waiting = rest
+    return group
+  }
+  const next = () => {
+    while (inFlight < maxInFlight && waiting.length) {
+      const group = take()
+      inFlight++
+      options.onGroup?.(group.length)
+      run(group)
+        .catch((e: unknown) => {
+          for (const p of group) p.reject(e)
+        })
+        .finally(() => {
+          inFlight--
+          next()
+        })
+    }
+  }
+  return (item) =>
+    new Promise<O>((resolve, reject) => {
+      waiting.push({ item, resolve, reject })
+      next()
+    })
+}

@@ -1,0 +1,141 @@
+// taskFetcher (db/fetch.ts), on each driver: keyed fetches made while another runs are answered
+// by one statement with the very outcomes fetchTaskWithKey gives them one by one — for every
+// kind of key (usable, at or over its limit, near it with and without a usage row, inactive, expired, with no units, shut out
+// by misses, unknown) and task (existing, missing, no id) — and the same counts; fetches of
+// another UTC day wait for a group of their own; and under concurrency, from two fetchers as
+// from two instances, a key's limit is counted exactly.
+
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { testDrivers } from '../tests/support/db'
+import { HOOK_TIMEOUT_MS, useTestDatabase } from '../tests/support/db-suite'
+import { ensureAccount } from './accounts'
+import { openPostgres, type Db } from './client'
+import { fetchTaskWithKey, taskFetcher, type FetchArgs } from './fetch'
+import { getMonthUsage, insertKey } from './keys'
+import { upsertPlan } from './plans'
+import { insertTask } from './tasks'
+import type { TestDatabase } from '../tests/support/db'
+
+const NOW = new Date('2026-11-15T12:00:00Z')
+const TASK = '00000000-0000-4000-8000-00000000aaaa'
+const MISSING = '00000000-0000-4000-8000-00000000bbbb'
+
+/** The kinds of key the outcomes depend on; each twin (a, b) gets its own copy. */
+const KINDS = {
+  ok: { limit: 1000 },
+  tight: { limit: 3 },
+  near: { limit: 5, used: 3 },
+  over: { limit: 2, used: 3 },
+  full: { limit: 4, used: 4 },
+  inactive: { limit: 1000, status: 'inactive' as const },
+  expired: { limit: 1000, expiresAt: new Date(NOW.getTime() - 1000) },
+  expiringNow: { limit: 1000, expiresAt: NOW },
+  zero: { limit: 0 },
+  blocked: { limit: 1000, blockedUntil: new Date(NOW.getTime() + 60_000) },
+  unblocked: { limit: 1000, blockedUntil: NOW },
+}
+type Kind = keyof typeof KINDS
+
+describe.each(testDrivers())('taskFetcher on %s', (driver) => {
+  let db: Db
+  let tdb: TestDatabase
+  useTestDatabase(driver, (t) => {
+    tdb = t
+    db = t.db
+  })
+  const ids = new Map<string, string>()
+  const keyIds = new Map<string, string>()
+  const hash = (twin: string, kind: string) => `fetcher-${twin}-${kind}`
+
+  beforeAll(async () => {
+    await insertTask(db, { id: TASK, tool: 'bot-detector', score: 77, ipAddress: '198.51.100.7', userAgent: 'UA', results: { summary: { score: 77 } }, createdAt: new Date('2026-11-01T00:00:00Z') })
+    const account = await ensureAccount(db, 'fetcher@example.test')
+    for (const twin of ['a', 'b']) {
+      for (const [kind, k] of Object.entries(KINDS) as Array<[Kind, (typeof KINDS)[Kind]]>) {
+        const plan = await upsertPlan(db, { name: `fetcher-${k.limit}`, monthlyLimit: k.limit })
+        const id = await insertKey(db, {
+          accountId: account.id,
+          planId: plan.id,
+          name: kind,
+          keyHash: hash(twin, kind),
+          prefix: 'ab_f',
+          last4: 'ffff',
+          status: 'status' in k ? k.status : 'active',
+          expiresAt: 'expiresAt' in k ? k.expiresAt : null,
+        })
+        ids.set(id, kind)
+        keyIds.set(hash(twin, kind), id)
+        if ('used' in k) await db.execute(sql`insert into key_usage (key_id, month, count, daily, last_used_at) values (${id}::uuid, '2026-11-01', ${k.used}, array_fill(0, array[31]), ${NOW.toISOString()}::timestamptz)`)
+        if ('blockedUntil' in k) await db.execute(sql`update api_keys set misses_blocked_until = ${k.blockedUntil.toISOString()}::timestamptz where id = ${id}::uuid`)
+      }
+    }
+  }, HOOK_TIMEOUT_MS)
+
+  /** Every kind of key with every kind of task id, several times over, interleaved. */
+  const requests = (twin: string): FetchArgs[] => {
+    const list: FetchArgs[] = []
+    for (let round = 0; round < 5; round++) {
+      for (const kind of [...Object.keys(KINDS), 'unknown']) {
+        for (const taskId of round === 2 ? [MISSING, null, TASK] : [TASK]) list.push({ keyHash: hash(twin, kind), taskId, now: NOW })
+      }
+    }
+    return list
+  }
+  /** Key ids differ between the twins; the kind stands for them. */
+  const named = (o: Awaited<ReturnType<typeof fetchTaskWithKey>>) => (o.key ? { ...o, key: { ...o.key, id: ids.get(o.key.id) } } : o)
+
+  test('a group answers each fetch as fetchTaskWithKey does one by one, and counts the same', async () => {
+    const groups: number[] = []
+    const fetcher = taskFetcher(db, { maxInFlight: 1, onGroup: (size) => groups.push(size) })
+    const grouped = await Promise.all(requests('a').map((r) => fetcher(r)))
+    const oneByOne = []
+    for (const r of requests('b')) oneByOne.push(await fetchTaskWithKey(db, r))
+    // The first alone, then everything that waited for it (up to 64 at a time).
+    expect(groups[0]).toBe(1)
+    expect(groups.length).toBeGreaterThan(1)
+    expect(groups.slice(1).every((g) => g > 1)).toBe(true)
+    expect(grouped.map(named)).toEqual(oneByOne.map(named))
+    // The cases the comparison rests on did happen: counted fetches, the last units of a tight
+    // key (a group that does not fit falls back to one by one), and refusals.
+    const used = (kind: string) => grouped.filter((o, i) => requests('a')[i]!.keyHash === hash('a', kind)).map((o) => o.usedAfter)
+    expect(used('ok').filter((u) => u !== null)).toEqual([1, 2, 3, 4, 5])
+    // tight's third round asks for a missing task and no id before the existing one.
+    expect(used('tight')).toEqual([1, 2, null, null, 3, null, null])
+    expect(used('near')).toEqual([4, 5, null, null, null, null, null])
+    for (const kind of ['over', 'full', 'inactive', 'expired', 'expiringNow', 'zero', 'blocked']) expect(used(kind).every((u) => u === null)).toBe(true)
+    expect(used('unblocked').filter((u) => u !== null)).toEqual([1, 2, 3, 4, 5])
+    for (const kind of Object.keys(KINDS)) {
+      const [a, b] = await Promise.all(['a', 'b'].map((twin) => getMonthUsage(db, keyIds.get(hash(twin, kind))!, '2026-11-01')))
+      expect({ kind, count: a!.count, daily: a!.daily }).toEqual({ kind, count: b!.count, daily: b!.daily })
+    }
+  })
+
+  test('fetches of another UTC day wait for a group of their own', async () => {
+    const groups: number[] = []
+    const fetcher = taskFetcher(db, { maxInFlight: 1, onGroup: (size) => groups.push(size) })
+    const tomorrow = new Date(NOW.getTime() + 86_400_000)
+    const list = [NOW, NOW, tomorrow, NOW, tomorrow, NOW].map((now) => ({ keyHash: hash('a', 'ok'), taskId: TASK, now }))
+    const out = await Promise.all(list.map((r) => fetcher(r)))
+    // The first alone; then the three of its day that waited, then the two of the next day.
+    expect(groups).toEqual([1, 3, 2])
+    expect(out.every((o) => o.usedAfter !== null)).toBe(true)
+  })
+
+  test('concurrent fetches from two fetchers (as from two instances) count a limit exactly', async () => {
+    const account = await ensureAccount(db, 'fetcher-race@example.test')
+    const plan = await upsertPlan(db, { name: 'fetcher-race-50', monthlyLimit: 50 })
+    const keyId = await insertKey(db, { accountId: account.id, planId: plan.id, name: 'race', keyHash: 'fetcher-race', prefix: 'ab_r', last4: 'rrrr' })
+    // On PostgreSQL the second fetcher has its own pool, as another instance would.
+    const other = driver === 'postgres' ? openPostgres(tdb.url!, { max: 4 }) : null
+    try {
+      const fetchers = [taskFetcher(db), taskFetcher(other?.db ?? db)]
+      const out = await Promise.all(Array.from({ length: 160 }, (_, i) => fetchers[i % 2]!({ keyHash: 'fetcher-race', taskId: TASK, now: NOW })))
+      const counted = out.map((o) => o.usedAfter).filter((u): u is number => u !== null)
+      expect(counted.sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1))
+      expect((await getMonthUsage(db, keyId, '2026-11-01')).count).toBe(50)
+    } finally {
+      await other?.close()
+    }
+  })
+})

@@ -19,6 +19,13 @@ describe('history floods in bot-detector', () => {
     expect(r.sections.verdict).toBe('suspicious')
     s.navRate = ok({ calls: 50, accepted: 50, lastApplied: 50, error: null })
     expect(judge(s).byId('navigation-rate-limit').verdict).toBe('na')
+    // A flood no longer than Chromium's cap of 200 cannot tell; one call more can.
+    s.navRate = ok({ calls: 200, accepted: 200, lastApplied: 200, error: null })
+    expect(judge(s).byId('navigation-rate-limit').verdict).toBe('na')
+    s.navRate = ok({ calls: 201, accepted: 201, lastApplied: 201, error: null })
+    expect(judge(s).byId('navigation-rate-limit').verdict).toBe('fail')
+    s.navRate = ok({ calls: 201, accepted: 201, lastApplied: 200, error: null })
+    expect(judge(s).byId('navigation-rate-limit').verdict).toBe('pass')
   })
 
   test('headful Puppeteer or Playwright without --enable-automation (webdriver false) is a bot from CDP and its launch flags', () => {

@@ -26,8 +26,9 @@ export interface GroupOptions<I> {
 }
 
 /**
- * A function of one item that runs `run` on groups of waiting items. `run` must settle every
- * pending call of its group (a call it leaves unsettled would hang); a throw rejects those left.
+ * A function of one item that runs `run` on groups of waiting items. `run` settles every pending
+ * call of its group; a call it leaves unsettled, or a throw, rejects the calls left (a promise
+ * settled once stays as it was, so this touches only those).
  * Items that may not join a group (`joins`, or past the group's size) keep their place in line.
  */
 export function grouped<I, O>(run: (group: Array<Pending<I, O>>) => Promise<void>, options: GroupOptions<I> = {}): (item: I) => Promise<O> {
@@ -73,6 +74,10 @@ export function grouped<I, O>(run: (group: Array<Pending<I, O>>) => Promise<void
       inFlight++
       options.onGroup?.(group.length)
       run(group)
+        .then(() => {
+          // A call `run` left unsettled would hang its request: it gets an error instead.
+          for (const p of group) p.reject(new Error('a grouped statement gave no answer for this call'))
+        })
         .catch((e: unknown) => {
           for (const p of group) p.reject(e)
         })

@@ -98,7 +98,7 @@ describe.each(testDrivers())('taskFetcher on %s', (driver) => {
     expect(grouped.map(named)).toEqual(oneByOne.map(named))
     // The cases the comparison rests on did happen: counted fetches, the last units of a tight
     // key (a group that does not fit falls back to one by one), and refusals.
-    const used = (kind: string) => grouped.filter((o, i) => requests('a')[i]!.keyHash === hash('a', kind)).map((o) => o.usedAfter)
+    const used = (kind: string) => grouped.filter((_o, i) => requests('a')[i]!.keyHash === hash('a', kind)).map((o) => o.usedAfter)
     expect(used('ok').filter((u) => u !== null)).toEqual([1, 2, 3, 4, 5])
     // tight's third round asks for a missing task and no id before the existing one.
     expect(used('tight')).toEqual([1, 2, null, null, 3, null, null])

@@ -1,12 +1,14 @@
 // taskWriter (db/tasks.ts), on each driver: tasks submitted while an insert runs are stored
 // together in one statement, each exactly once with its own fields; a task the database refuses
 // fails alone and the rest of its group is stored; the group limits hold; and when the database
-// is unreachable every task of the group gets the error and nothing is tried again.
+// is unreachable every task of the group gets the error and nothing is tried again. And
+// grouped() itself never leaves a call hanging.
 
 import { describe, expect, test } from 'bun:test'
 import { testDrivers } from '../tests/support/db'
 import { useTestDatabase } from '../tests/support/db-suite'
 import type { Db } from './client'
+import { grouped } from './grouped'
 import { countTasks, getTask, taskWriter, type NewTask } from './tasks'
 
 let n = 0
@@ -105,5 +107,15 @@ describe('taskWriter when the database is unreachable', () => {
     expect(settled.every((s) => s.status === 'rejected' && s.reason === refused)).toBe(true)
     // One alone, then the five that waited in one statement: two statements, no retries.
     expect(statements).toBe(2)
+  })
+})
+
+describe('grouped', () => {
+  test('a call its group leaves unanswered is rejected, not left hanging; the answered ones keep their answer', async () => {
+    const call = grouped<number, number>(async (group) => {
+      for (const p of group) if (p.item % 2 === 0) p.resolve(p.item * 10)
+    })
+    const settled = await Promise.allSettled([0, 1, 2, 3].map((i) => call(i)))
+    expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : 'rejected'))).toEqual([0, 'rejected', 20, 'rejected'])
   })
 })

@@ -15,8 +15,7 @@ import { rawRows, type Db } from './client'
 import { TASK_COLUMNS_SQL, type StoredTask } from './tasks'
 import type { FetchObservation } from '../src/core/quota'
 import { dayOfMonth, monthKey } from '../src/core/month'
-import { grouped, type GroupOptions, type Pending } from './grouped'
-import { isDatabaseUnavailable } from './unavailable'
+import { groupedStatements, textPerSize, type GroupOptions } from './grouped'
 
 interface Row extends Partial<StoredTask> {
   key_id: string
@@ -106,20 +105,17 @@ function observation(row: Row, usedAfter: number | null): FetchObservation<Store
  * outcome): $1 month, $2 day (the same for the whole group), then per request its key hash, task
  * id and time. For each key, its requests that would be counted (usable key, existing task) are
  * counted together, in one conditional upsert of the usage row, only if all of them fit under
- * the limit; the k-th of them gets the count before plus k. When they do not all fit — the
- * last units of a month — none of the key's requests is answered here (`fallback`): each is
- * fetched again alone, in order, which counts exactly up to the limit as before. A request's count before is the
- * key's count before the group plus its counted requests ahead of it in the group, as if they
- * had come one by one. Usage rows are updated in key order,
- * so two groups never wait on each other's rows in a cycle.
+ * the limit; the k-th of them gets the count before plus k, and a request's count before is the
+ * key's count before the group plus its counted requests ahead of it, as if they had come one
+ * by one. When they do not all fit — the last units of a month — none of the key's requests is
+ * answered here (`fallback`): each is fetched again alone, in order, which counts exactly up to
+ * the limit. Usage rows are upserted in key order, so two groups never wait on each other's rows
+ * in a cycle.
  */
-const fetchGroupText: string[] = []
-function fetchGroup(n: number): string {
-  let text = fetchGroupText[n]
-  if (text !== undefined) return text
+const fetchGroup = textPerSize((n) => {
   const values: string[] = []
   for (let i = 0; i < n; i++) values.push(`(${i + 1}, $${3 * i + 3}::text, $${3 * i + 4}::uuid, $${3 * i + 5}::timestamptz)`)
-  text = `
+  return `
     with r(idx, key_hash, task_id, at) as (values ${values.join(', ')}),
     k as (
       select ak.key_hash, ak.id, ak.status, ak.expires_at, ak.misses_blocked_until, p.monthly_limit
@@ -162,9 +158,7 @@ function fetchGroup(n: number): string {
            ${TASK_COLUMNS_SQL}
     from r left join k on k.key_hash = r.key_hash left join tasks t on t.id = r.task_id and k.id is not null
     order by r.idx`
-  fetchGroupText[n] = text
-  return text
-}
+})
 
 type GroupRow = Row & { idx: number; key_id: string | null; fallback: boolean }
 
@@ -175,34 +169,24 @@ const dayKey = (now: Date) => now.toISOString().slice(0, 10)
  * group is one statement (fetchGroup) for requests of the same UTC day, with the same outcome
  * as fetchTaskWithKey for each — a request alone runs fetchTaskWithKey itself. When a group's
  * statement fails for a reason other than an unreachable database (two groups of different
- * instances deadlocking, say), each of its requests is fetched again alone.
+ * instances deadlocking, say), each of its requests is fetched again alone (groupedStatements).
  */
 export function taskFetcher(db: Db, options: GroupOptions<FetchArgs> = {}): (args: FetchArgs) => Promise<FetchObservation<StoredTask>> {
-  type P = Pending<FetchArgs, FetchObservation<StoredTask>>
-  const single = (p: P) => fetchTaskWithKey(db, p.item).then(p.resolve, p.reject)
-  return grouped<FetchArgs, FetchObservation<StoredTask>>(
+  return groupedStatements<FetchArgs, FetchObservation<StoredTask>>(
+    (args) => fetchTaskWithKey(db, args),
     async (group) => {
-      if (group.length === 1) return single(group[0]!)
       const now = group[0]!.item.now
       const params: unknown[] = [monthKey(now), dayOfMonth(now)]
       for (const p of group) params.push(p.item.keyHash, p.item.taskId, p.item.now.toISOString())
-      let rows: GroupRow[]
-      try {
-        rows = await rawRows<GroupRow>(db, fetchGroup(group.length), params)
-      } catch (e) {
-        if (isDatabaseUnavailable(e)) for (const p of group) p.reject(e)
-        else await Promise.all(group.map(single))
-        return
-      }
-      const again: P[] = []
+      const rows = await rawRows<GroupRow>(db, fetchGroup(group.length), params)
+      const again: typeof group = []
       for (const row of rows) {
         const p = group[row.idx - 1]!
         if (row.key_id === null) p.resolve({ key: null, task: null, usedAfter: null })
         else if (row.fallback) again.push(p)
         else p.resolve(observation(row, row.used_after))
       }
-      // One by one, in order: each sees the counts of those before it, as they would have.
-      for (const p of again) await single(p)
+      return again
     },
     { joins: (first, item) => dayKey(first.now) === dayKey(item.now), ...options },
   )

@@ -5,6 +5,8 @@
 // parses, plans and commits once for many calls, and the service sends and reads one message
 // instead of many (docs/performance.md has the figures).
 
+import { isDatabaseUnavailable } from './unavailable'
+
 export interface Pending<I, O> {
   item: I
   resolve(value: O): void
@@ -92,4 +94,37 @@ export function grouped<I, O>(run: (group: Array<Pending<I, O>>) => Promise<void
       waiting.push({ item, resolve, reject })
       next()
     })
+}
+
+/**
+ * `grouped` for a database statement. A call alone runs `one`. A group runs `many`, which
+ * answers the calls it can and returns those to be run alone instead (in order, one after
+ * another: each then sees what those before it did). When `many` throws — before answering any
+ * call — an unreachable database fails every call of the group (its statement did nothing), and
+ * any other error runs each call alone, so a call the database refuses fails alone.
+ */
+export function groupedStatements<I, O>(
+  one: (item: I) => Promise<O>,
+  many: (group: Array<Pending<I, O>>) => Promise<Array<Pending<I, O>>>,
+  options: GroupOptions<I> = {},
+): (item: I) => Promise<O> {
+  const alone = (p: Pending<I, O>) => one(p.item).then(p.resolve, p.reject)
+  return grouped<I, O>(async (group) => {
+    if (group.length === 1) return alone(group[0]!)
+    let again: Array<Pending<I, O>>
+    try {
+      again = await many(group)
+    } catch (e) {
+      if (isDatabaseUnavailable(e)) for (const p of group) p.reject(e)
+      else await Promise.all(group.map(alone))
+      return
+    }
+    for (const p of again) await alone(p)
+  }, options)
+}
+
+/** A statement text per group size, built the first time a size comes. */
+export function textPerSize(build: (n: number) => string): (n: number) => string {
+  const texts: string[] = []
+  return (n) => (texts[n] ??= build(n))
 }

@@ -4,8 +4,7 @@
 import { sql } from 'drizzle-orm'
 import { rawRows, rows, type Db } from './client'
 import { compactResults, hydrateResults } from '../src/core/check-text'
-import { isDatabaseUnavailable } from './unavailable'
-import { grouped, type GroupOptions, type Pending } from './grouped'
+import { groupedStatements, textPerSize, type GroupOptions } from './grouped'
 
 export interface NewTask {
   id: string
@@ -57,21 +56,15 @@ export async function insertTask(db: Db, task: NewTask): Promise<void> {
   await rawRows(db, INSERT_TASK, taskRow(task))
 }
 
-/** The insert of `n` tasks in one statement (`n` rows of INSERT_TASK's parameters); texts kept by `n`. */
-const insertTasksText: string[] = []
-function insertTasks(n: number): string {
-  let text = insertTasksText[n]
-  if (text === undefined) {
-    const rows: string[] = []
-    for (let i = 0; i < n; i++) {
-      const p = i * 8
-      rows.push(`($${p + 1}::uuid, $${p + 2}::text, $${p + 3}::int, $${p + 4}::text, $${p + 5}::text, $${p + 6}::jsonb, $${p + 7}::timestamptz, $${p + 8}::text)`)
-    }
-    text = `insert into tasks (id, tool, score, ip_address, user_agent, results, created_at, fingerprint) values ${rows.join(', ')}`
-    insertTasksText[n] = text
+/** The insert of `n` tasks in one statement: `n` rows of INSERT_TASK's parameters. */
+const insertTasks = textPerSize((n) => {
+  const rows: string[] = []
+  for (let i = 0; i < n; i++) {
+    const p = i * 8
+    rows.push(`($${p + 1}::uuid, $${p + 2}::text, $${p + 3}::int, $${p + 4}::text, $${p + 5}::text, $${p + 6}::jsonb, $${p + 7}::timestamptz, $${p + 8}::text)`)
   }
-  return text
-}
+  return `insert into tasks (id, tool, score, ip_address, user_agent, results, created_at, fingerprint) values ${rows.join(', ')}`
+})
 
 export interface TaskWriter {
   /** Resolves once the task is stored; rejects with the database's error when it is not. */
@@ -90,20 +83,16 @@ export interface TaskWriter {
  * unreachable, every task of the group gets that error (nothing of it was stored).
  */
 export function taskWriter(db: Db, options: GroupOptions<TaskRow> = {}): TaskWriter {
-  const single = (p: Pending<TaskRow, void>) => rawRows(db, INSERT_TASK, p.item).then(() => p.resolve(), p.reject)
-  const insert = grouped<TaskRow, void>(
+  const insert = groupedStatements<TaskRow, void>(
+    async (row) => {
+      await rawRows(db, INSERT_TASK, row)
+    },
     async (group) => {
-      if (group.length === 1) return single(group[0]!)
       const params: unknown[] = []
       for (const p of group) params.push(...p.item)
-      try {
-        await rawRows(db, insertTasks(group.length), params)
-      } catch (e) {
-        if (isDatabaseUnavailable(e)) for (const p of group) p.reject(e)
-        else await Promise.all(group.map(single))
-        return
-      }
+      await rawRows(db, insertTasks(group.length), params)
       for (const p of group) p.resolve()
+      return []
     },
     { size: (row) => row[5].length, maxSize: 1 << 20, ...options },
   )

@@ -14,7 +14,7 @@ import { assembleResults } from '../src/core/tools/assemble'
 import { check } from '../src/core/scoring'
 import { TOOL_DEFINITIONS } from '../src/core/tools/registry'
 import { CONSISTENCY_VERDICTS, FIXED_DETAILS } from '../src/core/consistency'
-import { detailCodes } from '../src/core/check-text'
+import { detailCodes, expectations } from '../src/core/check-text'
 import { chromeServer } from '../src/core/tools/bot-detector.fixture'
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
@@ -115,6 +115,26 @@ describe.each(testDrivers())('check text on %s', (driver) => {
       )
       const { compactText } = await sameServed(tool, { summary: { score: 1 }, aaa: { checks: [{ id: 'x', points: 1 }] }, checks, signals: { checks: [] } })
       expect(compactText).not.toContain('"why"')
+    }
+  })
+
+  test('every constant expectation, in every verdict and either source, is stored as its code and served as its text', async () => {
+    const { codeOf } = expectations()
+    for (const [tool, def] of Object.entries(TOOL_DEFINITIONS)) {
+      const withText = def.checks.filter(([c]) => c.expected !== undefined && codeOf.has(c.expected))
+      if (!withText.length) continue
+      const checks = withText.flatMap(([c, weight], i) =>
+        (['pass', 'warn', 'fail', 'na'] as const).map((verdict, j) =>
+          check(
+            { id: c.id, name: c.name, why: c.why, weight, source: j % 2 ? (c.source === 'client' ? 'server' : 'client') : c.source },
+            { verdict, observed: OBSERVED[(i + j) % OBSERVED.length], expected: c.expected! },
+          ),
+        ),
+      )
+      const { fullText, compactText } = await sameServed(tool, { checks, summary: { score: 1 } })
+      const stored = (JSON.parse(compactText) as { checks: Array<Record<string, unknown>> }).checks
+      expect(stored.map((c) => c.expected)).toEqual(checks.map((c) => codeOf.get(c.expected)))
+      expect(compactText.length).toBeLessThan(fullText.length)
     }
   })
 

@@ -19,6 +19,7 @@ export const acceptLanguageVsLanguages = checkOn<LanguageSignals>()({
   source: 'server',
   why: 'Browsers build Accept-Language from the same preference list as navigator.languages (Chromium adds base languages: en-US → en-US,en). Another set or order means one was overridden: an Accept-Language header injected by an automation script, or rewritten by a proxy or an anti-detect setup to fit a VPN\'s exit country while navigator.languages keeps the user\'s. Chromium\'s Accept-Language reduction experiment sends only the first language, which only warns.',
   ref: 'https://github.com/explainers-by-googlers/reduce-accept-language',
+  expected: 'the same languages in the same order (base languages may be added)',
   needs: [],
   uses: ['languages'],
   judge: ({ languages }, { server, missing }) => {
@@ -30,7 +31,6 @@ export const acceptLanguageVsLanguages = checkOn<LanguageSignals>()({
     return {
       verdict: c.verdict === 'same' ? 'pass' : c.verdict === 'reduced' ? 'warn' : 'fail',
       observed: c.verdict === 'same' ? seen : { seen, missing: c.missing, extra: c.extra, sameOrder: c.sameOrder },
-      expected: 'the same languages in the same order (base languages may be added)',
     }
   },
 })

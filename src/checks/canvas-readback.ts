@@ -16,10 +16,10 @@ export const canvasNoise = checkOn<BotDetectorSignals>()({
   name: 'Canvas reads back what was drawn',
   source: 'client',
   why: 'Anti-detect browsers add noise to canvas reads so hashes change; so do Brave, Safari 17+ and Firefox fingerprinting protection. Noise is reported so the canvas hash is not taken as stable; it costs little because privacy browsers are used by people.',
+  expected: 'two equal reads and a known-answer image read back exactly',
   needs: ['canvas'],
   judge: ({ canvas }) => ({
     verdict: canvasFarbled(canvas) || canvas.knownFlat === true ? 'warn' : 'pass',
     observed: `hash ${canvas.hash}, ${canvas.stable ? 'equal' : 'different'} on a second read, ${canvas.knownWrong === null ? 'known-answer read refused' : `${canvas.knownWrong} wrong known-answer pixels`}${canvas.knownFlat ? ' (flat image: reading blocked)' : ''}`,
-    expected: 'two equal reads and a known-answer image read back exactly',
   }),
 })

@@ -13,10 +13,11 @@ export const datacenterIp = checkOn<BotDetectorSignals>()({
   name: "Address is not a datacenter's",
   source: 'server',
   why: 'Most automation runs on cloud and hosting servers; people browse from residential and mobile networks (offline IP database: AS and organisation, curated lists). VPN and Tor exits and networks recognised only by a word in their name warn: people use them too. CDN egress (Cloudflare WARP, iCloud Private Relay) carries ordinary users and passes.',
+  expected: 'a residential or mobile network',
   needs: [],
   judge: (_, { server, ctx }) => {
     const intel = intelOf(ctx, server.ip)
     if (intel.status !== 'found') return na(whyNoIntel(intel, server.ip)!)
-    return { verdict: hostingVerdict(intel.info, BOT_HOSTING), observed: networkText(intel.info), expected: 'a residential or mobile network' }
+    return { verdict: hostingVerdict(intel.info, BOT_HOSTING), observed: networkText(intel.info) }
   },
 })

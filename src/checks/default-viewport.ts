@@ -34,10 +34,10 @@ export const defaultViewport = checkOn<ViewportSignals>()({
   // screen (with a taskbar), and iPads a 1024×768 one.
   why: 'Playwright and Puppeteer open 1280×720 and 800×600 pages on screens of the same size with no taskbar. A person rarely has exactly these sizes; it can happen (a virtual machine without display drivers, Firefox letterboxing under resistFingerprinting rounds windows to 200×100 steps), so it only warns. A screen of such a size with a taskbar is an ordinary scaled laptop display and passes.',
   ref: 'https://playwright.dev/docs/api/class-browser#browser-new-context-option-viewport',
+  expected: `not ${DEFAULT_SIZES.join(' or ')} with a full screen`,
   needs: ['window', 'screen'],
   judge: ({ screen: scr, window: win }) => ({
     verdict: isDefaultViewport(scr, win) ? 'warn' : 'pass',
     observed: `viewport ${win.innerWidth}×${win.innerHeight}, screen ${scr.width}×${scr.height} (available ${scr.availWidth}×${scr.availHeight})`,
-    expected: `not ${DEFAULT_SIZES.join(' or ')} with a full screen`,
   }),
 })

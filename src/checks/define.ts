@@ -42,8 +42,29 @@ export interface CheckEnv<S> {
   raw: Partial<S>
 }
 
+/** The outcome of a check whose definition gives the expectation: `expected` only where it differs (an `na`'s reason). */
+export type OutcomeOfDefined = Omit<Outcome, 'expected'> & { expected?: string }
+
+/** What a judge gets: the values of the signals it needs and of those it uses that have one. */
+type Values<S, N extends keyof S, U extends keyof S> = Pick<SignalValues<S>, N> & Partial<Pick<SignalValues<S>, U>>
+
 // biome-ignore lint/suspicious/noExplicitAny: a check list holds checks over different signal types; `any` erases them there (tools/types.ts keeps the typed view).
-export interface CheckDefinition<S = any, N extends keyof S = any, U extends keyof S = any> {
+export type CheckDefinition<S = any, N extends keyof S = any, U extends keyof S = any> = CheckText<S, N, U> &
+  (
+    | {
+        /**
+         * What a consistent browser shows, when that is one text for every task the check
+         * judges: its judge may then leave `expected` out (an `na` still says why). A stored
+         * task names this text by a code (src/core/check-text.ts), so a new wording must be
+         * added to src/core/expected-texts.json, keeping the old one.
+         */
+        expected: string
+        judge(values: Values<S, N, U>, env: CheckEnv<S>): OutcomeOfDefined
+      }
+    | { expected?: undefined; judge(values: Values<S, N, U>, env: CheckEnv<S>): Outcome }
+  )
+
+interface CheckText<S, N extends keyof S, U extends keyof S> {
   id: string
   /** Short human title, said as what a consistent browser does. */
   name: string
@@ -57,7 +78,6 @@ export interface CheckDefinition<S = any, N extends keyof S = any, U extends key
   needs: readonly N[]
   /** Signals read when present (undefined otherwise). */
   uses?: readonly U[]
-  judge(values: Pick<SignalValues<S>, N> & Partial<Pick<SignalValues<S>, U>>, env: CheckEnv<S>): Outcome
 }
 
 /**

@@ -11,6 +11,7 @@ export const dnsLookupsSent = checkOn<DnsLeakSignals>()({
   name: 'The page triggered its DNS lookups',
   source: 'client',
   why: 'The page loads random names under the service\'s zone with an <img> and a no-cors fetch; each load makes the browser resolve the name through whatever resolver it uses (OS, DoH, VPN). The loads themselves fail (nothing serves these names); the lookups are what the DNS server logs. Informational: it carries no weight.',
+  expected: 'every name requested',
   needs: [],
   uses: ['lookups'],
   judge: ({ lookups }, { raw, missing }) => {
@@ -22,7 +23,6 @@ export const dnsLookupsSent = checkOn<DnsLeakSignals>()({
     return {
       verdict: lookups.names.length ? 'pass' : 'warn',
       observed: `${lookups.names.length} names under ${lookups.zone} requested (${settled} settled, ${lookups.names.length - settled} still pending at the time limit)`,
-      expected: 'every name requested',
     }
   },
 })

@@ -10,10 +10,10 @@ export const geolocationApi = checkOn<TimezoneGeoSignals>()({
   source: 'client',
   why: 'Every engine has navigator.geolocation (it only works in secure contexts). Its absence means it was removed by an extension, an embedded browser or a stripped automation build. The permission state is read with permissions.query, which never prompts.',
   ref: 'https://w3c.github.io/geolocation/',
+  expected: 'navigator.geolocation present',
   needs: ['geolocation'],
   judge: ({ geolocation: geo }) => ({
     verdict: geo.present ? 'pass' : 'warn',
     observed: { present: geo.present, permission: geo.permission ?? geo.permissionError, secureContext: geo.secureContext },
-    expected: 'navigator.geolocation present',
   }),
 })

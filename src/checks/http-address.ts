@@ -13,10 +13,11 @@ export const httpAddress = checkOn<object>()({
   name: 'Address the service sees',
   source: 'server',
   why: 'The address the HTTP request came from: the socket peer, or the client named by X-Forwarded-For when the service sits behind its own trusted proxy (TRUSTED_PROXIES). It is what every site sees, and the network checks compare it with what the browser reveals. A loopback or private address means the service is reached on the same machine or network, where no address-based check can say anything.',
+  expected: 'any address: this is what every site sees',
   needs: [],
   judge: (_, { server }) => {
     const addr = describeAddress(server.ip)
-    if (isRoutable(addr.scope)) return { verdict: 'pass', observed: addr.text, expected: 'any address: this is what every site sees' }
+    if (isRoutable(addr.scope)) return { verdict: 'pass', observed: addr.text }
     return {
       ...na(addr.scope ? `a public address; ${addr.scope} means the service is reached from the same machine or network, so address-based checks cannot apply` : 'an IP address (the request came without a socket, e.g. in-process)'),
       observed: addr.text,

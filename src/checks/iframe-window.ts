@@ -11,6 +11,7 @@ export const iframeProxy = checkOn<BotDetectorSignals>()({
   source: 'client',
   why: "puppeteer-extra-plugin-stealth returns a Proxy for srcdoc iframes' contentWindow: it differs from window[i], its self is another object and the getter is JavaScript. Old headless also had no window.chrome inside iframes.",
   ref: 'https://github.com/berstend/puppeteer-extra/tree/master/packages/puppeteer-extra-plugin-stealth/evasions/iframe.contentWindow',
+  expected: 'the same WindowProxy as window[i], with a native getter',
   needs: ['iframeProxy'],
   uses: ['chrome'],
   judge: ({ iframeProxy: ip, chrome }) => {
@@ -22,7 +23,6 @@ export const iframeProxy = checkOn<BotDetectorSignals>()({
     return {
       verdict: problems.length ? 'fail' : 'pass',
       observed: problems.length ? problems : `the real window (chrome: ${ip.chrome})`,
-      expected: 'the same WindowProxy as window[i], with a native getter',
       labels: problems.length ? ['stealth'] : [],
     }
   },

@@ -10,10 +10,11 @@ export const languagesPresent = checkOn<HttpHeadersSignals>()({
   source: 'client',
   why: 'Every browser exposes at least one preferred language, and navigator.language is its first. An empty list was the classic old-headless tell; a first entry other than navigator.language is a patched property.',
   ref: 'https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-languages',
+  expected: 'at least one language, the first equal to navigator.language',
   needs: ['languages'],
   judge: ({ languages: l }) => {
     const empty = l.languages.length === 0
     const firstDiffers = !empty && l.languages[0] !== l.language
-    return { verdict: empty ? 'fail' : firstDiffers ? 'warn' : 'pass', observed: `language ${l.language}; languages [${l.languages.join(', ')}]`, expected: 'at least one language, the first equal to navigator.language' }
+    return { verdict: empty ? 'fail' : firstDiffers ? 'warn' : 'pass', observed: `language ${l.language}; languages [${l.languages.join(', ')}]` }
   },
 })

@@ -4,7 +4,7 @@
 // https://github.com/abrahamjuliot/creepjs/blob/master/src/lies/index.ts
 
 import type { BotDetectorSignals } from '../../common/signals/bot-detector'
-import { checkOn, na, type CheckEnv, type Outcome, type SignalValues } from './define'
+import { checkOn, na, type CheckEnv, type OutcomeOfDefined, type SignalValues } from './define'
 
 type V = SignalValues<BotDetectorSignals>
 const botCheck = checkOn<BotDetectorSignals>()
@@ -22,13 +22,12 @@ export function allLies(lies: V['lies'] | undefined, webdriver: V['webdriver'] |
 }
 
 function liesCheck(automation: boolean, verdict: 'fail' | 'warn') {
-  return ({ lies, webdriver }: Partial<Pick<V, 'lies' | 'webdriver'>>, { missing }: CheckEnv<BotDetectorSignals>): Outcome => {
+  return ({ lies, webdriver }: Partial<Pick<V, 'lies' | 'webdriver'>>, { missing }: CheckEnv<BotDetectorSignals>): OutcomeOfDefined => {
     if (!lies && !webdriver) return na(missing('lies'))
     const found = allLies(lies, webdriver).filter((l) => isAutomationApi(l.api) === automation)
     return {
       verdict: found.length ? verdict : 'pass',
       observed: found.length ? found.slice(0, 12).map((x) => `${x.api}: ${x.tests.join(', ')}`) : `${lies?.tested ?? 0} functions tested`,
-      expected: NATIVE,
       labels: automation && found.length ? ['stealth'] : [],
     }
   }
@@ -40,6 +39,7 @@ export const stealthLies = botCheck({
   source: 'client',
   why: 'Stealth plugins replace navigator.webdriver, plugins, languages, hardwareConcurrency, permissions.query, Notification.permission, window.outerWidth/outerHeight, iframe.contentWindow and Function.prototype.toString. Each native function passes six tests (toString, no prototype, own keys, not constructible, TypeError on a foreign receiver, not a Proxy); replacements fail some. Privacy extensions rarely touch these; the ones that hide their patches by replacing Function.prototype.toString are the known false positive.',
   ref: REF,
+  expected: NATIVE,
   needs: [],
   uses: ['lies', 'webdriver'],
   judge: liesCheck(true, 'fail'),
@@ -51,6 +51,7 @@ export const apiLies = botCheck({
   source: 'client',
   why: 'The same six tests on user agent, screen, canvas, WebGL, audio, time zone, layout and console APIs. Anti-detect browsers patch these, but so do privacy extensions (canvas/WebGL blockers, UA switchers) and developer extensions that wrap console methods, so it only warns.',
   ref: REF,
+  expected: NATIVE,
   needs: [],
   uses: ['lies', 'webdriver'],
   judge: liesCheck(false, 'warn'),

@@ -10,6 +10,7 @@ export const languagesList = checkOn<BotDetectorSignals>()({
   source: 'client',
   why: 'Every browser has at least one preferred language and navigator.language is the first. An empty list was the classic old-headless tell; a different first entry is a patched property.',
   ref: 'https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-languages',
+  expected: 'a non-empty list whose first entry is navigator.language',
   needs: ['navigator'],
   judge: ({ navigator: nav }) => {
     const empty = nav.languages.length === 0 || !nav.language
@@ -17,7 +18,6 @@ export const languagesList = checkOn<BotDetectorSignals>()({
     return {
       verdict: empty ? 'fail' : differs ? 'warn' : 'pass',
       observed: `language "${nav.language}", languages [${nav.languages.join(', ')}]`,
-      expected: 'a non-empty list whose first entry is navigator.language',
     }
   },
 })

@@ -12,13 +12,13 @@ export const probeIntegrity = checkOn<BotDetectorSignals>()({
   name: 'The page could read the basic browser APIs',
   source: 'client',
   why: "The core probes (webdriver flag, navigator, engine, lie tests, screen and window sizes, globals, CDP) only read properties that every browser has; they fail only when the page's script was tampered with or the results were made up outside a browser. One missing warns (a timeout under heavy load is possible), three or more fail.",
+  expected: 'every core probe answered',
   needs: [],
   judge: (_, { raw }) => {
     const absent = CORE.filter((k) => !raw[k]?.ok).map((k) => `${k}: ${whyMissing(raw[k])}`)
     return {
       verdict: absent.length >= 3 ? 'fail' : absent.length ? 'warn' : 'pass',
       observed: absent.length ? absent : `all ${CORE.length} core probes answered`,
-      expected: 'every core probe answered',
     }
   },
 })

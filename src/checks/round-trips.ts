@@ -14,10 +14,11 @@ export const inPageRtt = rttCheck({
   name: 'Round trip measured in the page',
   source: 'client',
   why: 'The median of five small requests from the page to the service. Through Tor or a distant VPN exit it is typically hundreds of milliseconds; above 400 ms warns. Satellite and poor mobile links are the false positives; the TCP-handshake comparison below is the decisive one.',
+  expected: 'under 400 ms',
   needs: ['rtt'],
   judge: ({ rtt }) => {
     if (!rtt.samples.length) return na('no samples')
-    return { verdict: rtt.medianMs > 400 ? 'warn' : 'pass', observed: `median ${rtt.medianMs} ms over ${rtt.samples.length} requests (${rtt.samples.join(', ')})${rtt.protocol ? ` over ${rtt.protocol}` : ''}`, expected: 'under 400 ms' }
+    return { verdict: rtt.medianMs > 400 ? 'warn' : 'pass', observed: `median ${rtt.medianMs} ms over ${rtt.samples.length} requests (${rtt.samples.join(', ')})${rtt.protocol ? ` over ${rtt.protocol}` : ''}` }
   },
 })
 

@@ -6,7 +6,7 @@
 
 import type { BotDetectorSignals } from '../../common/signals/bot-detector'
 import type { ScopeSnapshot } from '../../common/signals/scope'
-import { checkOn, type Outcome, type SignalValues } from './define'
+import { checkOn, type OutcomeOfDefined, type SignalValues } from './define'
 
 /** How each field is named in a finding, in the order they are compared. */
 const FIELDS: ReadonlyArray<readonly [keyof ScopeSnapshot, string]> = [
@@ -43,9 +43,9 @@ type V = SignalValues<BotDetectorSignals>
 const SAME = 'the same user agent, platform, languages, cores, memory, webdriver and time zone'
 
 function sameAsPage(scope: 'iframe' | 'worker') {
-  return (values: Pick<V, 'page' | typeof scope>): Outcome => {
+  return (values: Pick<V, 'page' | typeof scope>): OutcomeOfDefined => {
     const diffs = scopeMismatches(values.page, values[scope])
-    return { verdict: diffs.length ? 'fail' : 'pass', observed: diffs.length ? diffs : 'identical', expected: SAME }
+    return { verdict: diffs.length ? 'fail' : 'pass', observed: diffs.length ? diffs : 'identical' }
   }
 }
 
@@ -54,6 +54,7 @@ export const iframeConsistency = checkOn<BotDetectorSignals>()({
   name: 'An iframe sees the same navigator as the page',
   source: 'client',
   why: 'A fresh iframe is a new realm with its own navigator. Overrides made by init scripts or extensions in the page often miss it, so webdriver, user agent, platform, cores, languages or time zone differ. A real browser answers the same everywhere.',
+  expected: SAME,
   needs: ['page', 'iframe'],
   judge: sameAsPage('iframe'),
 })
@@ -64,6 +65,7 @@ export const workerConsistency = checkOn<BotDetectorSignals>()({
   source: 'client',
   why: 'Workers have their own WorkerNavigator and time zone; spoofing applied to the page (CDP overrides per target, init scripts, UA switchers) usually misses them. Brave and Firefox resistFingerprinting alter values the same way in both, so they pass.',
   ref: 'https://html.spec.whatwg.org/multipage/workers.html#the-workernavigator-object',
+  expected: SAME,
   needs: ['page', 'worker'],
   judge: sameAsPage('worker'),
 })

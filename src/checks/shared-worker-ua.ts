@@ -13,9 +13,10 @@ export const headlessSharedWorkerUa = checkOn<BotDetectorSignals>()({
   source: 'client',
   why: 'A user agent overridden over the DevTools protocol is set per target and never reaches a SharedWorker, whose navigator in headless Chromium still says "HeadlessChrome". No headful browser names itself so; a person has no way to get a headless shared worker. Not applicable where SharedWorker is missing (Chrome on Android, some private modes).',
   ref: 'https://chromedevtools.github.io/devtools-protocol/tot/Emulation/#method-setUserAgentOverride',
+  expected: 'a shared worker user agent without "HeadlessChrome"',
   needs: ['sharedWorker'],
   judge: ({ sharedWorker }) => {
     const hit = /Headless/i.test(sharedWorker.userAgent)
-    return { verdict: hit ? 'fail' : 'pass', observed: sharedWorker.userAgent, expected: 'a shared worker user agent without "HeadlessChrome"', labels: hit ? ['headless'] : [] }
+    return { verdict: hit ? 'fail' : 'pass', observed: sharedWorker.userAgent, labels: hit ? ['headless'] : [] }
   },
 })

@@ -18,9 +18,10 @@ export const webglRenderer = checkOn<BotDetectorSignals>()({
   source: 'client',
   why: 'SwiftShader, llvmpipe and other CPU renderers are what headless browsers and CI machines use. People in virtual machines, remote desktops or with a blocklisted GPU driver get them too, so this only warns.',
   ref: 'https://chromium.googlesource.com/chromium/src/+/main/docs/gpu/swiftshader.md',
+  expected: 'a hardware GPU renderer (not SwiftShader, llvmpipe, softpipe)',
   needs: ['webgl'],
   judge: ({ webgl }) => {
     const renderer = glRenderer(webgl)
-    return { verdict: isSoftwareGl(renderer) ? 'warn' : 'pass', observed: renderer, expected: 'a hardware GPU renderer (not SwiftShader, llvmpipe, softpipe)' }
+    return { verdict: isSoftwareGl(renderer) ? 'warn' : 'pass', observed: renderer }
   },
 })

@@ -20,6 +20,7 @@ export const stackSourceUrl = checkOn<BotDetectorSignals>()({
   name: 'No automation frames in stack traces',
   source: 'client',
   why: "Code a driver evaluates in the page carries its origin in stack frames: Puppeteer's \"pptr:\" sourceURL, Playwright's UtilityScript. The page wraps its DOM lookups while the tests run and reads the callers' stacks. Only calls made in that window are seen. Anonymous evaluated frames only warn: code typed into DevTools and main-world scripts of some extensions look the same.",
+  expected: "no pptr:, UtilityScript or evaluated-code frames among the callers of the page's DOM lookups",
   needs: ['stack'],
   judge: ({ stack }) => {
     const known = stack.frames.map((f) => [f, frameworkOfFrame(f)] as const).filter(([, k]) => k !== null)
@@ -27,7 +28,6 @@ export const stackSourceUrl = checkOn<BotDetectorSignals>()({
     return {
       verdict: named.length ? 'fail' : known.length ? 'warn' : 'pass',
       observed: known.length ? (named.length ? named : known).map(([f]) => f).slice(0, 6) : `no automation frames in ${stack.calls} calls to ${stack.hooked} DOM lookups`,
-      expected: "no pptr:, UtilityScript or evaluated-code frames among the callers of the page's DOM lookups",
       labels: named.map(([, k]) => k!),
     }
   },

@@ -24,6 +24,7 @@ export const uaConsistency = checkOn<BotDetectorSignals>()({
   source: 'client',
   why: 'userAgent, platform and userAgentData come from the same build. Overriding the user agent (Puppeteer setUserAgent, UA switchers) without the rest leaves another OS in navigator.platform or another version/platform in the brands.',
   ref: 'https://wicg.github.io/ua-client-hints/#interface',
+  expected: 'the OS, version and brand of the user agent in platform and userAgentData',
   needs: ['navigator'],
   judge: ({ navigator: nav }, { server }) => {
     const claimed = claimedBrowser(nav, server)
@@ -34,7 +35,6 @@ export const uaConsistency = checkOn<BotDetectorSignals>()({
     return {
       verdict: problems.length ? 'fail' : 'pass',
       observed: problems.length ? problems : `platform "${nav.platform}"${nav.uaData ? `, userAgentData ${nav.uaData.platform} ${brandText(nav.uaData.brands)}` : ''}`,
-      expected: 'the OS, version and brand of the user agent in platform and userAgentData',
     }
   },
 })

@@ -15,9 +15,10 @@ export const uaHeaderVsNavigator = checkOn<UaHeaderSignals>()({
   source: 'server',
   why: 'Browsers send the same string they expose to scripts. A difference means one of them was overridden (an extra header set by an automation script or a proxy, or navigator.userAgent patched in the page), or the request did not come from this page.',
   ref: 'https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-useragent',
+  expected: 'identical strings',
   needs: ['navigator'],
   judge: ({ navigator }, { server }) =>
     navigator.userAgent === server.userAgent
-      ? { verdict: 'pass', observed: 'identical', expected: 'identical strings' }
-      : { verdict: 'fail', observed: { header: server.userAgent, navigator: navigator.userAgent }, expected: 'identical strings' },
+      ? { verdict: 'pass', observed: 'identical' }
+      : { verdict: 'fail', observed: { header: server.userAgent, navigator: navigator.userAgent } },
 })

@@ -15,12 +15,13 @@ export const clientHintViewport = hintCheck({
   source: 'server',
   why: 'The browser sends Sec-CH-Viewport-Width itself, outside page JavaScript; disagreement with innerWidth shows a patched window size.',
   ref: 'https://wicg.github.io/responsive-image-client-hints/#sec-ch-viewport-width',
+  expected: 'equal',
   needs: [],
   uses: ['window'],
   judge: ({ window: win }, { server }) => {
     const vw = header(server, 'sec-ch-viewport-width')
     if (vw === undefined || !win) return na('the browser sent no Sec-CH-Viewport-Width (only Chromium sends it, and only after Accept-CH)')
-    return { verdict: Math.abs(Number(vw) - win.innerWidth) <= 1 ? 'pass' : 'fail', observed: { 'sec-ch-viewport-width': vw, innerWidth: win.innerWidth }, expected: 'equal' }
+    return { verdict: Math.abs(Number(vw) - win.innerWidth) <= 1 ? 'pass' : 'fail', observed: { 'sec-ch-viewport-width': vw, innerWidth: win.innerWidth } }
   },
 })
 
@@ -30,11 +31,12 @@ export const clientHintDpr = hintCheck({
   source: 'server',
   why: 'Sec-CH-DPR is sent by the browser; a different devicePixelRatio in the page means it was overridden.',
   ref: 'https://wicg.github.io/responsive-image-client-hints/#sec-ch-dpr',
+  expected: 'equal',
   needs: [],
   uses: ['window'],
   judge: ({ window: win }, { server }) => {
     const dpr = header(server, 'sec-ch-dpr')
     if (dpr === undefined || !win) return na('the browser sent no Sec-CH-DPR (only Chromium sends it, and only after Accept-CH)')
-    return { verdict: Math.abs(Number(dpr) - win.devicePixelRatio) < 0.01 ? 'pass' : 'fail', observed: { 'sec-ch-dpr': dpr, devicePixelRatio: win.devicePixelRatio }, expected: 'equal' }
+    return { verdict: Math.abs(Number(dpr) - win.devicePixelRatio) < 0.01 ? 'pass' : 'fail', observed: { 'sec-ch-dpr': dpr, devicePixelRatio: win.devicePixelRatio } }
   },
 })

@@ -71,6 +71,7 @@ export const fpStability = checkOn<BrowserFingerprintSignals>()({
   name: 'Components read the same twice',
   source: 'client',
   why: 'Every component is read twice in the same page. A real browser returns identical canvas pixels, audio samples and navigator values; per-read noise (Safari 17+ private browsing, Firefox’s canvas randomisation, anti-fingerprinting extensions) does not. Unstable components are reported as farbling and left out of the visitor hash. No false positive is known for canvas and audio on an idle page; a window resized between reads can change the screen component.',
+  expected: 'every component identical on both reads',
   needs: [],
   judge: (_, { raw }) => {
     const fp = fingerprintOf(raw)
@@ -79,7 +80,6 @@ export const fpStability = checkOn<BrowserFingerprintSignals>()({
       observed: fp.unstable.length
         ? `anti-fingerprinting detected, noise added per read (farbling): ${fp.unstable.map((n) => `${n} (${raw[n]?.ok ? 'two reads differ' : whyMissing(raw[n])})`).join(', ')}; left out of the visitor id`
         : `${COMPONENT_NAMES.length - fp.excluded.length} components identical on both reads; visitor id ${fp.visitorId}`,
-      expected: 'every component identical on both reads',
     }
   },
 })

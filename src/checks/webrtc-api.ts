@@ -10,11 +10,12 @@ export const webrtcApi = checkOn<WebrtcLeakSignals>()({
   source: 'client',
   why: 'Every current browser ships RTCPeerConnection. It is missing when WebRTC is switched off (Firefox media.peerconnection.enabled, an enterprise policy) or removed by a privacy extension, and a constructor whose source is not [native code] was replaced by an extension or a stealth script. Both also prevent leaks, so this only warns: it is a tell about the browser, not a fault.',
   ref: 'https://developer.mozilla.org/docs/Web/API/RTCPeerConnection',
+  expected: 'a native RTCPeerConnection, as every current browser ships',
   needs: ['api'],
   judge: ({ api }) => {
     const observed = api.peerConnection
       ? api.native ? 'RTCPeerConnection (native)' : 'RTCPeerConnection replaced by a script (source is not [native code])'
       : `no RTCPeerConnection${api.prefixed ? `, only ${api.prefixed}` : ''}`
-    return { verdict: api.peerConnection && api.native ? 'pass' : 'warn', observed, expected: 'a native RTCPeerConnection, as every current browser ships' }
+    return { verdict: api.peerConnection && api.native ? 'pass' : 'warn', observed }
   },
 })

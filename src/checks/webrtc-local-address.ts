@@ -13,12 +13,13 @@ export const webrtcLocalAddress = checkOn<IceSignals>()({
   source: 'client',
   why: 'Any page can gather ICE candidates without a permission prompt. Current browsers hide the machine\'s interface addresses behind <uuid>.local names; a raw private, CGNAT or link-local address tells every site where the machine sits in its network, whatever VPN is in use. A granted camera/microphone permission or an old browser are the usual causes, so it warns.',
   ref: 'https://datatracker.ietf.org/doc/html/draft-ietf-mmusic-mdns-ice-candidates',
+  expected: 'host candidates named <uuid>.local, no raw private address',
   needs: [],
   uses: ['ice'],
   judge: ({ ice }, { missing }) => {
     if (!ice) return noIceGathered(missing('ice'))
     const rtc = webrtcAddresses(ice)
     const local = localAddresses(rtc)
-    return { verdict: local.length ? 'warn' : 'pass', observed: local.length ? local.join(', ') : gatheredText(rtc), expected: 'host candidates named <uuid>.local, no raw private address' }
+    return { verdict: local.length ? 'warn' : 'pass', observed: local.length ? local.join(', ') : gatheredText(rtc) }
   },
 })

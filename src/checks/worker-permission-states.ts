@@ -12,6 +12,7 @@ export const permissionsWorker = checkOn<PermissionsApiSignals>()({
   source: 'client',
   why: 'Workers have their own navigator.permissions; a patch applied to the page does not reach them. The same setting must give the same state in both.',
   ref: 'https://developer.mozilla.org/docs/Web/API/WorkerNavigator/permissions',
+  expected: 'the same states in the page and in a worker',
   needs: ['worker'],
   uses: ['registry'],
   judge: ({ worker, registry }, { missing }) => {
@@ -29,7 +30,6 @@ export const permissionsWorker = checkOn<PermissionsApiSignals>()({
     return {
       verdict: diff.length ? 'fail' : 'pass',
       observed: diff.length ? Object.fromEntries(diff.map(([n, st]) => [n, { page: pageState(n), worker: st }])) : `${Object.keys(worker.states).length} states agree`,
-      expected: 'the same states in the page and in a worker',
     }
   },
 })

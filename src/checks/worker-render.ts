@@ -38,17 +38,18 @@ export const workerWebgl = workerCheck({
   source: 'client',
   why: 'An OffscreenCanvas in a worker uses the same GPU and driver as the page, so the strings and the pixels are the same (Chromium and Firefox alike). Spoofing that patches getParameter or readPixels in the page only shows a different GPU in the worker. Pixels that differ only warn, and are not compared when anti-fingerprinting noises the read-back (reported by the canvas checks).',
   ref: 'https://developer.mozilla.org/docs/Web/API/OffscreenCanvas/getContext',
+  expected: SAME_GPU,
   needs: [],
   uses: ['webgl', 'workerWebgl', 'canvas', 'knownAnswer'],
   judge: ({ webgl: gl, workerWebgl: wgl, canvas, knownAnswer }, { missing, raw }) => {
     if (!gl) return na('no WebGL in the page')
     if (!wgl) return na(`no WebGL in a worker: ${missing('workerWebgl')}`)
     const diff = gpuStringDiffs(gl, wgl)
-    if (diff.length) return { verdict: 'fail', observed: `another GPU in the worker than in the page (spoofed in the page only): ${diff.join('; ')}`, expected: SAME_GPU }
-    if (gl.pixelsHash === wgl.pixelsHash) return { verdict: 'pass', observed: `same GPU strings and pixels (${wgl.pixelsHash})`, expected: SAME_GPU }
+    if (diff.length) return { verdict: 'fail', observed: `another GPU in the worker than in the page (spoofed in the page only): ${diff.join('; ')}` }
+    if (gl.pixelsHash === wgl.pixelsHash) return { verdict: 'pass', observed: `same GPU strings and pixels (${wgl.pixelsHash})` }
     const protection = readbackProtection({ webgl: gl, canvas, knownAnswer }, raw)
-    if (protection) return { verdict: 'pass', observed: `same GPU strings; pixels not compared: ${protectionText(protection)}`, expected: SAME_GPU }
-    return { verdict: 'warn', observed: `same strings, different pixels: page ${gl.pixelsHash}, worker ${wgl.pixelsHash}`, expected: SAME_GPU }
+    if (protection) return { verdict: 'pass', observed: `same GPU strings; pixels not compared: ${protectionText(protection)}` }
+    return { verdict: 'warn', observed: `same strings, different pixels: page ${gl.pixelsHash}, worker ${wgl.pixelsHash}` }
   },
 })
 

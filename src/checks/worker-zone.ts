@@ -15,6 +15,7 @@ export const tzWorker = onTime({
   source: 'client',
   why: 'Browser-wide emulation and the OS zone apply to workers too; JavaScript patches of Date, Intl or navigator in the page do not reach a worker’s own globals. A different zone or offset there is a spoofing script that forgot workers. So are different languages: a worker’s navigator.languages comes from the same preference list as the page’s in Chromium and Firefox (resistFingerprinting included), and only a page-level override differs (fingerprint-injector sets ["en-US"] in the page while its worker keeps ["en-US", "en"]), as bot-detector’s worker-consistency also judges. The known false positive is an extension that patches navigator.languages in the page only.',
   ref: 'https://html.spec.whatwg.org/multipage/workers.html#the-workernavigator-object',
+  expected: 'the same zone, offsets and languages in the page and in a worker',
   needs: ['worker', 'zone', 'offsets'],
   judge: ({ worker, zone, offsets }) => {
     const now = nowSample(offsets)
@@ -28,7 +29,6 @@ export const tzWorker = onTime({
     return {
       verdict: zoneDiff || langDiff ? 'fail' : 'pass',
       observed: { page: { zone: zone.timeZone, offset: now.date, languages: zone.languages }, worker: { zone: worker.timeZone, offset: worker.offsetNow, languages: worker.languages } },
-      expected: 'the same zone, offsets and languages in the page and in a worker',
     }
   },
 })

@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'bun:test'
-import { compactResults, hydrateResults } from './check-text'
+import { CODE_LENGTH, compactResults, expectations, hydrateResults } from './check-text'
+import EXPECTED_TEXTS from './expected-texts.json'
+import { allChecks, expectedTextsFile } from './tools/check-list'
 import { check } from './scoring'
 import { webdriverFlag } from '../checks/webdriver-flag'
 
@@ -27,5 +29,73 @@ describe('check text', () => {
     const cut = `{"checks": [{"id": "${full.id}", "points": 60, "verdict": "fail", "expected": "false", "observed": "unterminated`
     for (const t of ['', '[]', '{}', '{"checks": []}', '{"checks": [1]}', '{"checks": [{"id": 1}]}', cut, '{"checks": [{"id": "x"}, 2]}', '{"a": "\\\\", "checks": "x"}'])
       expect(hydrateResults('bot-detector', t)).toBe(t)
+  })
+})
+
+describe('coded expectations', () => {
+  const { codeOf, textOf } = expectations()
+  const text = 'the same zone, offsets and languages in the page and in a worker'
+  const withExpected = { ...full, expected: text }
+
+  test('a compact check stores a listed expectation as its code, and is served with the text in place', () => {
+    const r = compactResults('bot-detector', { checks: [withExpected, { ...withExpected, source: 'server' }] }) as { checks: Array<Record<string, unknown>> }
+    const code = codeOf.get(text)!
+    expect(code).toMatch(/^#[0-9a-f]{8}$/)
+    expect(r.checks[0]!.expected).toBe(code)
+    expect(r.checks[1]!.expected).toBe(code)
+    for (const source of ['', '"source": "server", ']) {
+      const stored = `{"checks": [{"id": "${full.id}", "points": 60, ${source}"verdict": "fail", "expected": "${code}", "observed": true}]}`
+      expect(hydrateResults('bot-detector', stored)).toBe(
+        `{"checks": [{"id": "${full.id}", "why": ${JSON.stringify(full.why)}, "name": ${JSON.stringify(full.name)}, "points": 60, ${source || '"source": "client", '}"verdict": "fail", "expected": ${JSON.stringify(text)}, "observed": true}]}`,
+      )
+    }
+  })
+
+  test('an expectation not listed, or as short as a code, is stored as it is', () => {
+    for (const expected of ['false', 'equal', 'a text no definition has', '']) {
+      const r = compactResults('bot-detector', { checks: [{ ...full, expected }] }) as { checks: Array<Record<string, unknown>> }
+      expect(r.checks[0]!.expected).toBe(expected)
+    }
+    expect(codeOf.has('equal')).toBe(false)
+  })
+
+  test('a check whose own expectation looks like a known code is stored in full, and served as stored', () => {
+    const code = codeOf.get(text)!
+    const r = compactResults('bot-detector', { checks: [{ ...full, expected: code }] }) as { checks: Array<Record<string, unknown>> }
+    expect(r.checks[0]).toEqual({ ...full, expected: code })
+    // A look-alike that is no code is compacted, and served as stored.
+    const other = compactResults('bot-detector', { checks: [{ ...full, expected: '#00000000' }] }) as { checks: Array<Record<string, unknown>> }
+    expect(other.checks[0]!.expected).toBe('#00000000')
+    expect(textOf.has('"#00000000"')).toBe(false)
+  })
+
+  test('a code is only put back as the expected member of a compact check', () => {
+    const code = codeOf.get(text)!
+    const cases = [
+      // in observed, in a stored-in-full check, after a non-string verdict, a code with more after it, a code no table knows
+      `{"checks": [{"id": "${full.id}", "points": 60, "verdict": "fail", "expected": "false", "observed": "${code}"}]}`,
+      `{"checks": [{"id": "${full.id}", "why": "w", "name": "n", "points": 60, "source": "client", "verdict": "fail", "expected": "${code}", "observed": true}]}`,
+      `{"checks": [{"id": "${full.id}", "points": 60, "verdict": null, "expected": "${code}", "observed": true}]}`,
+      `{"checks": [{"id": "${full.id}", "points": 60, "source": 1, "verdict": "fail", "expected": "${code}", "observed": true}]}`,
+      `{"checks": [{"id": "${full.id}", "points": 60, "verdict": "fail", "expected": "${code}0", "observed": true}]}`,
+      `{"checks": [{"id": "no-such-check", "points": 60, "verdict": "fail", "expected": "${code}", "observed": true}]}`,
+    ]
+    for (const t of cases) expect(hydrateResults('bot-detector', t)).not.toContain(JSON.stringify(text))
+    expect(hydrateResults('bot-detector', `{"checks": [{"id": "${full.id}", "points": 60, "verdict": "fail", "expected": "#ffffffff", "observed": true}]}`)).toContain('"expected": "#ffffffff"')
+  })
+
+  test('expected-texts.json lists every constant expectation longer than a code, each once, and is current (npm run docs:checks)', () => {
+    const listed = EXPECTED_TEXTS as string[]
+    expect(new Set(listed).size).toBe(listed.length)
+    expect(listed.every((t) => typeof t === 'string' && t.length > CODE_LENGTH)).toBe(true)
+    expect(expectedTextsFile(listed)).toEqual(listed)
+    for (const { def } of allChecks()) if (def.expected !== undefined && def.expected.length > CODE_LENGTH) expect(codeOf.has(def.expected)).toBe(true)
+  })
+
+  test('the file only grows: a text no definition has any more is kept, a new one appended', () => {
+    const next = expectedTextsFile(['an expectation reworded since', ...(EXPECTED_TEXTS as string[]).slice(1)])
+    expect(next[0]).toBe('an expectation reworded since')
+    expect(next.at(-1)).toBe((EXPECTED_TEXTS as string[])[0]!)
+    expect(next.length).toBe(EXPECTED_TEXTS.length + 1)
   })
 })

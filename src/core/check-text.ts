@@ -17,9 +17,18 @@
 // too. Anything else — a check id two definitions share with different text, a text the IP
 // truncation changed, an object with other keys — is stored in full, as before.
 //
+// Expectations: a compact check whose `expected` is one of the texts in expected-texts.json
+// (every check definition's constant `expected`, and every wording such a text ever had) is
+// stored with a code of the same form in its place (`#` and eight hex digits of a SHA-256 of
+// the text) and served as the text again. The file only grows: a reworded expectation is
+// appended by `npm run docs:checks` and the old text stays, so a task keeps the expectation it
+// was judged against. A compact check whose own `expected` looks like a known code is stored in
+// full instead, so a code always means the text.
+//
 // Serve (hydrateResults): the stored jsonb as text, in PostgreSQL's jsonb key order (shorter
 // keys first, then bytewise: id, why, name, points, source, verdict, expected, observed),
-// gets the missing members put back where jsonb would have printed them, so the served body
+// gets the missing members and the coded expectation put back where jsonb would have printed
+// them, so the served body
 // is byte for byte the full form. Only the top level up to `checks` and the checks array are
 // scanned (no JSON.parse). A check that already has `why` (rows stored before this change),
 // or whose id no definition of the tool has any more, is served as stored.
@@ -28,6 +37,7 @@ import { createHash } from 'node:crypto'
 import { SPEC_SCORING_DEFS } from '../checks/spec-scoring'
 import { CONSISTENCY_VERDICTS, FIXED_DETAILS } from './consistency'
 import type { Check } from './scoring'
+import EXPECTED_TEXTS from './expected-texts.json'
 import { TOOL_DEFINITIONS } from './tools/registry'
 
 interface CheckText {
@@ -95,12 +105,47 @@ export function compactResults(tool: string, results: unknown): unknown {
     if (typeof k.id !== 'string' || !Number.isSafeInteger(k.points) || k.observed === undefined) return c
     const t = byId.get(JSON.stringify(k.id))
     if (!t || k.name !== t.name || k.why !== t.why) return c
+    let expected: unknown = k.expected
+    if (typeof expected === 'string' && typeof k.verdict === 'string' && typeof k.source === 'string') {
+      const coded = expectations().codeOf.get(expected)
+      if (coded !== undefined) expected = coded
+      else if (expectations().textOf.has(JSON.stringify(expected))) return c
+    }
     changed = true
     const { name: _n, why: _w, source, ...rest } = k
-    return source === t.source ? rest : { ...rest, source }
+    return source === t.source ? { ...rest, expected } : { ...rest, expected, source }
   })
   const withChecks = changed ? { ...results, checks: compact } : results
   return compactDetails(withChecks as Record<string, unknown>)
+}
+
+// ------------------------------------------------------------------ expectations
+
+/** A code as stored: `#` and eight hex digits, 9 characters (11 as JSON). */
+export const CODE_LENGTH = 9
+
+let expectationTables: { codeOf: Map<string, string>; textOf: Map<string, string> } | undefined
+
+/**
+ * The coded expectations: `codeOf`, a text → its code; `textOf`, a code as JSON text
+ * (`"#1a2b3c4d"`) → the text as JSON. Only texts longer than a code are listed in the file.
+ */
+export function expectations() {
+  if (!expectationTables) {
+    const codeOf = new Map<string, string>()
+    const textOf = new Map<string, string>()
+    for (const text of EXPECTED_TEXTS as string[]) {
+      if (text.length <= CODE_LENGTH) continue
+      const code = `#${createHash('sha256').update(text).digest('hex').slice(0, 8)}`
+      const json = JSON.stringify(code)
+      const seen = textOf.get(json)
+      if (seen !== undefined && seen !== JSON.stringify(text)) throw new Error(`two expectations share the code ${code}`)
+      codeOf.set(text, code)
+      textOf.set(json, JSON.stringify(text))
+    }
+    expectationTables = { codeOf, textOf }
+  }
+  return expectationTables
 }
 
 // ------------------------------------------------------------------ consistency details
@@ -195,7 +240,6 @@ function compactDetails(results: Record<string, unknown>): unknown {
 }
 
 const DETAIL_CODE = '"detail": "#'
-const CODE_LENGTH = 9
 
 /**
  * The stored results with every coded consistency detail put back as its text. `open` is the
@@ -225,6 +269,29 @@ interface Splice {
 const CHECK_START = '{"id": "'
 const POINTS = '"points": '
 const SOURCE = '"source": '
+const VERDICT = '"verdict": '
+const EXPECTED = '"expected": '
+
+/** End of the JSON string member value at `p` (its key `key`): the index after `", `, or -1. */
+function afterStringMember(text: string, p: number, key: string): number {
+  if (!text.startsWith(key, p) || text.charCodeAt(p + key.length) !== 34) return -1
+  const q = stringEnd(text, p + key.length)
+  return q < 0 || !text.startsWith(', ', q + 1) ? -1 : q + 3
+}
+
+/**
+ * The splice that puts a coded expectation back, for a compact check whose members after
+ * `points` start at `p`: an optional `source`, the `verdict`, then `expected`.
+ */
+function expectationSplice(text: string, p: number): Splice | null {
+  const s = afterStringMember(text, p, SOURCE)
+  const v = afterStringMember(text, s < 0 ? p : s, VERDICT)
+  if (v < 0 || !text.startsWith(EXPECTED, v)) return null
+  const at = v + EXPECTED.length
+  if (text.charCodeAt(at + 1) !== 35) return null
+  const full = expectations().textOf.get(text.slice(at, at + CODE_LENGTH + 2))
+  return full === undefined ? null : { at, to: at + CODE_LENGTH + 2, insert: full }
+}
 
 /** Index of the quote that closes the JSON string opening at `i`, or -1. */
 function stringEnd(text: string, i: number): number {
@@ -318,6 +385,8 @@ function checkSplices(tool: string, text: string, open: number): Splice[] {
       let n = afterId + POINTS.length
       while (n < text.length && ((text.charCodeAt(n) >= 48 && text.charCodeAt(n) <= 57) || text.charCodeAt(n) === 45)) n++
       if (text.startsWith(', ', n) && !text.startsWith(SOURCE, n + 2)) out.push({ at: n + 2, to: n + 2, insert: t.sourceJson })
+      const coded = expectationSplice(text, n + 2)
+      if (coded) out.push(coded)
     }
     const end = skipValue(text, i)
     if (end < 0) return []

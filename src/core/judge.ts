@@ -2,7 +2,7 @@
 // makes it `na` with the reason; otherwise its pure judge decides. The weight is the tool's.
 
 import { whyMissing, type SignalResult } from '../../common/signal'
-import type { CheckEnv, Outcome } from '../checks/define'
+import type { CheckEnv, OutcomeOfDefined } from '../checks/define'
 import { check, type Check } from './scoring'
 import type { ServerObservation } from './tools/observation'
 import type { JudgeContext, Judged, WeightedCheck } from './tools/types'
@@ -15,7 +15,7 @@ export function runChecks<S>(list: ReadonlyArray<WeightedCheck<S>>, signals: S, 
   const labels = new Set<string>()
   for (const [def, weight] of list) {
     const absent = def.needs.filter((n) => !raw[n]?.ok)
-    let outcome: Outcome
+    let outcome: OutcomeOfDefined
     if (absent.length) outcome = { verdict: 'na', observed: null, expected: missing(...absent) }
     else {
       const values: Record<string, unknown> = {}
@@ -26,7 +26,9 @@ export function runChecks<S>(list: ReadonlyArray<WeightedCheck<S>>, signals: S, 
       outcome = def.judge(values as never, env)
     }
     for (const l of outcome.labels ?? []) labels.add(l)
-    checks.push(check({ id: def.id, name: def.name, source: outcome.source ?? def.source, why: def.why, weight }, outcome))
+    // The types make one of the two an expectation: a definition without one has a judge that always says it.
+    const expected = (outcome.expected ?? def.expected) as string
+    checks.push(check({ id: def.id, name: def.name, source: outcome.source ?? def.source, why: def.why, weight }, { ...outcome, expected }))
   }
   return { checks, labels }
 }

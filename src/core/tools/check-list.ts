@@ -3,6 +3,7 @@
 
 import { TOOLS, type ToolId } from '../../../common/tools'
 import type { CheckDefinition } from '../../checks/define'
+import { CODE_LENGTH } from '../check-text'
 import { TOOL_DEFINITIONS } from './registry'
 
 export interface ListedCheck {
@@ -22,6 +23,24 @@ export function allChecks(): ListedCheck[] {
     }
   }
   return [...byId.values()]
+}
+
+/**
+ * expected-texts.json as it should be: the texts it lists, in their order, then every check's
+ * constant expectation it lacks (longer than a code: shorter ones are stored as they are). It
+ * never drops a text: tasks stored with its code are served with it.
+ */
+export function expectedTextsFile(listed: readonly string[]): string[] {
+  const out = [...listed]
+  const seen = new Set(out)
+  for (const { def } of allChecks()) {
+    const e = def.expected
+    if (e !== undefined && e.length > CODE_LENGTH && !seen.has(e)) {
+      seen.add(e)
+      out.push(e)
+    }
+  }
+  return out
 }
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')

@@ -33,6 +33,7 @@ export const fpDeviceMemoryHint = hintCheck({
   source: 'server',
   why: 'Chromium sends Sec-CH-Device-Memory itself when asked with Accept-CH; a different navigator.deviceMemory in the page means the page value was overridden.',
   ref: 'https://www.w3.org/TR/device-memory/',
+  expected: 'equal',
   needs: [],
   uses: ['hardware'],
   judge: ({ hardware }, { server }) => {
@@ -40,7 +41,7 @@ export const fpDeviceMemoryHint = hintCheck({
     if (dmHeader === undefined) return na('the browser sent no Device-Memory hint (Chromium only, after Accept-CH)')
     const deviceMemory = hardware?.value.deviceMemory ?? null
     if (deviceMemory === null) return na('no navigator.deviceMemory')
-    return { verdict: Number(dmHeader) === deviceMemory ? 'pass' : 'fail', observed: { header: dmHeader, deviceMemory }, expected: 'equal' }
+    return { verdict: Number(dmHeader) === deviceMemory ? 'pass' : 'fail', observed: { header: dmHeader, deviceMemory } }
   },
 })
 
@@ -49,6 +50,7 @@ export const fpLanguage = hintCheck({
   name: 'Languages agree with Accept-Language',
   source: 'server',
   why: 'The Accept-Language header is built from the same preference list as navigator.languages; its first language should be the page’s first. A different primary language means one of them was spoofed (language-switcher extensions, automation flags).',
+  expected: 'the same first language in the header and the page',
   needs: ['languages'],
   judge: ({ languages: { value: langs } }, { server }) => {
     const accept = header(server, 'accept-language')
@@ -64,7 +66,7 @@ export const fpLanguage = hintCheck({
       else if (fromHeader.toLowerCase() !== top.toLowerCase()) verdict = 'warn'
     }
     if (problems.length) verdict = 'fail'
-    return { verdict, observed: problems.length ? problems.join('; ') : { acceptLanguage: accept ?? null, languages: langs.languages }, expected: 'the same first language in the header and the page' }
+    return { verdict, observed: problems.length ? problems.join('; ') : { acceptLanguage: accept ?? null, languages: langs.languages } }
   },
 })
 
@@ -74,6 +76,7 @@ export const fpMediaHints = hintCheck({
   source: 'server',
   why: 'Chromium sends Sec-CH-Prefers-Color-Scheme and Sec-CH-Prefers-Reduced-Motion from the same settings that CSS media queries read in the page; they disagree only when one is emulated (DevTools/CDP emulation of one target).',
   ref: 'https://wicg.github.io/user-preference-media-features-headers/',
+  expected: 'hints equal to the CSS media features',
   needs: ['media'],
   judge: ({ media: { value: media } }, { server }) => {
     const hintScheme = header(server, 'sec-ch-prefers-color-scheme')
@@ -82,6 +85,6 @@ export const fpMediaHints = hintCheck({
     const problems: string[] = []
     if (hintScheme !== undefined && media.colorScheme && hintScheme.replace(/"/g, '') !== media.colorScheme) problems.push(`color scheme: hint ${hintScheme}, CSS ${media.colorScheme}`)
     if (hintMotion !== undefined && media.reducedMotion && hintMotion.replace(/"/g, '') !== media.reducedMotion) problems.push(`reduced motion: hint ${hintMotion}, CSS ${media.reducedMotion}`)
-    return { verdict: problems.length ? 'fail' : 'pass', observed: problems.length ? problems.join('; ') : { colorScheme: media.colorScheme, reducedMotion: media.reducedMotion }, expected: 'hints equal to the CSS media features' }
+    return { verdict: problems.length ? 'fail' : 'pass', observed: problems.length ? problems.join('; ') : { colorScheme: media.colorScheme, reducedMotion: media.reducedMotion } }
   },
 })

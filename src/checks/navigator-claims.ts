@@ -25,10 +25,11 @@ export const fpUaHeader = navCheck({
   name: 'navigator.userAgent equals the User-Agent header',
   source: 'server',
   why: 'The browser sends the same string in the header and exposes it in JavaScript. A difference means one of them was rewritten (a UA-switcher extension changing only one, or a script overriding navigator.userAgent).',
+  expected: 'the same string',
   needs: ['navigator'],
   judge: ({ navigator: { value: nav } }, { server }) => {
     const same = nav.userAgent === server.userAgent
-    return { verdict: same ? 'pass' : 'fail', observed: same ? nav.userAgent : { page: nav.userAgent, header: server.userAgent }, expected: 'the same string' }
+    return { verdict: same ? 'pass' : 'fail', observed: same ? nav.userAgent : { page: nav.userAgent, header: server.userAgent } }
   },
 })
 

@@ -42,6 +42,7 @@ export const qname0x20 = dnsCheck({
   source: 'server',
   why: 'The page asks for lower-case names; a resolver that varies the letter case (draft-vixie-dnsext-dns0x20) makes forged answers harder to inject. Many ISP resolvers do not, so it weighs almost nothing: a note on resolver quality, not a leak.',
   ref: 'https://datatracker.ietf.org/doc/html/draft-vixie-dnsext-dns0x20-00',
+  expected: 'randomised letter case',
   needs: [],
   uses: ['lookups'],
   judge: (_, { raw, server, ctx }) => {
@@ -50,6 +51,6 @@ export const qname0x20 = dnsCheck({
     const { queries } = r.evidence
     if (!queries.length) return na(NO_RESOLVER)
     const mixed = queries.filter((q) => q.name !== q.name.toLowerCase()).length
-    return { verdict: mixed ? 'pass' : 'warn', observed: `${mixed} of ${queries.length} queries with randomised case`, expected: 'randomised letter case' }
+    return { verdict: mixed ? 'pass' : 'warn', observed: `${mixed} of ${queries.length} queries with randomised case` }
   },
 })

@@ -22,11 +22,11 @@ export const screenSize = geometryCheck({
   name: 'Screen has a real size',
   source: 'client',
   why: 'A screen of 0×0 or a viewport larger than the screen only happens in broken or emulated environments.',
+  expected: 'a positive size, available area within it',
   needs: ['screen', 'window'],
   judge: ({ screen: scr }) => ({
     verdict: scr.width > 0 && scr.height > 0 && scr.availWidth <= scr.width && scr.availHeight <= scr.height ? 'pass' : 'fail',
     observed: `${scr.width}×${scr.height} (available ${scr.availWidth}×${scr.availHeight})`,
-    expected: 'a positive size, available area within it',
   }),
 })
 
@@ -72,8 +72,9 @@ export const colorDepth = geometryCheck({
   source: 'client',
   why: 'Real displays report 24 or 30 bits (48 on some HDR setups); other values suggest emulation.',
   ref: 'https://developer.mozilla.org/docs/Web/API/Screen/colorDepth',
+  expected: '24, 30 or 48',
   needs: ['screen', 'window'],
-  judge: ({ screen: scr }) => ({ verdict: [24, 30, 48].includes(scr.colorDepth) ? 'pass' : 'warn', observed: scr.colorDepth, expected: '24, 30 or 48' }),
+  judge: ({ screen: scr }) => ({ verdict: [24, 30, 48].includes(scr.colorDepth) ? 'pass' : 'warn', observed: scr.colorDepth }),
 })
 
 export const windowPosition = geometryCheck({
@@ -99,6 +100,7 @@ export const pageInWindow = geometryCheck({
   name: 'The page fits in its window',
   source: 'client',
   why: "A window holds its page: outerWidth and outerHeight are at least innerWidth and innerHeight. Fingerprint injectors (Apify's fingerprint-injector on Playwright) emulate a viewport the size of the spoofed screen and report the fingerprint's smaller window around it, so the page is exactly the whole screen yet larger than its window. Chromium and Safari measure the page in CSS pixels and the window in screen pixels, so a page zoomed out can be larger than its window, but not exactly the screen's size in both directions while the window is smaller (that would take a window resized to the zoom's exact fraction of the screen); Firefox scales both. Judged on a fine pointer only (desktops): phones report their window differently.",
+  expected: 'a window at least as large as its page (a page the size of the whole screen in a window no smaller)',
   needs: ['screen', 'window'],
   uses: ['media'],
   judge: ({ screen: scr, window: win, media }) => {
@@ -108,7 +110,6 @@ export const pageInWindow = geometryCheck({
     return {
       verdict: wholeScreen && smaller ? 'fail' : 'pass',
       observed: `page ${win.innerWidth}×${win.innerHeight}${wholeScreen ? ' (the whole screen)' : ''} in a ${win.outerWidth}×${win.outerHeight} window, screen ${scr.width}×${scr.height}`,
-      expected: 'a window at least as large as its page (a page the size of the whole screen in a window no smaller)',
     }
   },
 })

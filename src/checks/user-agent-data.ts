@@ -18,8 +18,9 @@ export const brandsGrease = check({
   source: 'client',
   why: 'Chromium adds a deliberately odd brand ("Not:A-Brand", "Not/A)Brand", …) to every brand list so servers cannot hard-code it. Hand-written brand lists in spoofing scripts usually lack it.',
   ref: 'https://wicg.github.io/ua-client-hints/#grease',
+  expected: 'one GREASE brand such as "Not:A-Brand"',
   needs: ['uaData'],
-  judge: ({ uaData }) => ({ verdict: brandsClaim(uaData.brands).grease ? 'pass' : 'fail', observed: uaData.brands.map((b) => b.brand).join(', '), expected: 'one GREASE brand such as "Not:A-Brand"' }),
+  judge: ({ uaData }) => ({ verdict: brandsClaim(uaData.brands).grease ? 'pass' : 'fail', observed: uaData.brands.map((b) => b.brand).join(', ') }),
 })
 
 export const navigatorUaVsUaData = check({

@@ -28,12 +28,13 @@ export const webglAvailable = webglCheck({
   name: 'WebGL is available',
   source: 'client',
   why: 'All current browsers have WebGL; it is missing when disabled by policy or flags, blocked by an extension, or when the browser runs without a GPU process (some headless and sandboxed setups).',
+  expected: 'a WebGL context',
   needs: [],
   uses: ['webgl'],
   judge: ({ webgl: gl }, { missing }) =>
     gl && effectiveRenderer(gl)
-      ? { verdict: 'pass', observed: `${gl.version}${gl.webgl2 ? ', WebGL 2 present' : ''}`, expected: 'a WebGL context' }
-      : { verdict: 'warn', observed: gl ? NO_RENDERER : missing('webgl'), expected: 'a WebGL context' },
+      ? { verdict: 'pass', observed: `${gl.version}${gl.webgl2 ? ', WebGL 2 present' : ''}` }
+      : { verdict: 'warn', observed: gl ? NO_RENDERER : missing('webgl') },
 })
 
 export const webglUnmasked = webglCheck({

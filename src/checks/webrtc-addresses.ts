@@ -17,6 +17,7 @@ export const mdnsHostCandidates = iceCheck({
   source: 'client',
   why: 'Chrome (76+), Firefox and Safari replace the interface address of host candidates with a random <uuid>.local name unless the page holds camera or microphone permission. A raw host address means the protection is off: an old browser, a flag (WebRtcHideLocalIpsWithMdns), a granted permission, or a WebRTC-enabled app shell.',
   ref: 'https://datatracker.ietf.org/doc/html/draft-ietf-mmusic-mdns-ice-candidates',
+  expected: 'host candidates named <uuid>.local',
   needs: [],
   uses: ['ice', 'mediaDevices'],
   judge: ({ ice, mediaDevices }, { missing }) => {
@@ -29,7 +30,6 @@ export const mdnsHostCandidates = iceCheck({
     return {
       verdict: hidden ? 'pass' : 'warn',
       observed: hidden ? `${hosts.length} host candidate(s), all <uuid>.local names` : `raw host address(es): ${raw.join(', ')}${permissionNote(mediaDevices)}`,
-      expected: 'host candidates named <uuid>.local',
     }
   },
 })
@@ -39,6 +39,7 @@ export const privateAddressExposed = iceCheck({
   name: 'No private address exposed',
   source: 'client',
   why: 'A raw private (RFC 1918, IPv6 unique-local), CGNAT or link-local address in a candidate tells any page where the machine sits in its network: a stable tracking value that a VPN does not change. Networks without mDNS support and a granted camera permission are the usual causes; it is a privacy warning, not a leak to the Internet.',
+  expected: 'no raw private, CGNAT or link-local address',
   needs: [],
   uses: ['ice', 'mediaDevices'],
   judge: ({ ice, mediaDevices }, { missing }) => {
@@ -48,7 +49,6 @@ export const privateAddressExposed = iceCheck({
     return {
       verdict: local.length ? 'warn' : 'pass',
       observed: local.length ? local.map(([a, k]) => `${a} (${k})`).join(', ') + permissionNote(mediaDevices) : `none in ${gatheringText(ice, merged)}`,
-      expected: 'no raw private, CGNAT or link-local address',
     }
   },
 })
@@ -79,6 +79,7 @@ export const candidatesEventSdp = iceCheck({
   name: 'ICE events and SDP agree',
   source: 'client',
   why: 'A page can read candidates in two ways: the icecandidate events and the candidate lines of the local SDP. Extensions that hide addresses sometimes filter only one of them, and the address still leaks through the other.',
+  expected: 'the same candidates in events and SDP',
   needs: [],
   uses: ['ice'],
   judge: ({ ice }, { missing }) => {
@@ -88,6 +89,6 @@ export const candidatesEventSdp = iceCheck({
     const onlyEvents = merged.filter((x) => !x.inSdp).map((x) => candidateKey(x.candidate))
     const onlySdp = merged.filter((x) => !x.inEvents).map((x) => candidateKey(x.candidate))
     const agree = !onlyEvents.length && !onlySdp.length
-    return { verdict: agree ? 'pass' : 'warn', observed: agree ? `${merged.length} candidate(s) in both` : { onlyInEvents: onlyEvents, onlyInSdp: onlySdp }, expected: 'the same candidates in events and SDP' }
+    return { verdict: agree ? 'pass' : 'warn', observed: agree ? `${merged.length} candidate(s) in both` : { onlyInEvents: onlyEvents, onlyInSdp: onlySdp } }
   },
 })

@@ -56,7 +56,7 @@ export type CheckDefinition<S = any, N extends keyof S = any, U extends keyof S 
          * What a consistent browser shows, when that is one text for every task the check
          * judges: its judge may then leave `expected` out (an `na` still says why). A stored
          * task names this text by a code (src/core/check-text.ts), so a new wording must be
-         * added to src/core/expected-texts.json, keeping the old one.
+         * added to src/core/stored-texts.json (npm run docs:checks), keeping the old one.
          */
         expected: string
         judge(values: Values<S, N, U>, env: CheckEnv<S>): OutcomeOfDefined

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test'
-import { CODE_LENGTH, compactResults, expectations, hydrateResults } from './check-text'
-import EXPECTED_TEXTS from './expected-texts.json'
-import { allChecks, expectedTextsFile } from './tools/check-list'
+import { CODE_LENGTH, compactResults, detailCodes, detailTablesOf, expectations, hydrateResults } from './check-text'
+import { FIXED_DETAILS } from './consistency'
+import STORED_TEXTS from './stored-texts.json'
+import { allChecks, storedTextsFile } from './tools/check-list'
 import { check } from './scoring'
 import { webdriverFlag } from '../checks/webdriver-flag'
 
@@ -84,18 +85,32 @@ describe('coded expectations', () => {
     expect(hydrateResults('bot-detector', `{"checks": [{"id": "${full.id}", "points": 60, "verdict": "fail", "expected": "#ffffffff", "observed": true}]}`)).toContain('"expected": "#ffffffff"')
   })
 
-  test('expected-texts.json lists every constant expectation longer than a code, each once, and is current (npm run docs:checks)', () => {
-    const listed = EXPECTED_TEXTS as string[]
-    expect(new Set(listed).size).toBe(listed.length)
-    expect(listed.every((t) => typeof t === 'string' && t.length > CODE_LENGTH)).toBe(true)
-    expect(expectedTextsFile(listed)).toEqual(listed)
+  test('stored-texts.json lists every constant expectation longer than a code and every fixed sentence, each once, and is current (npm run docs:checks)', () => {
+    const { expected, details } = STORED_TEXTS
+    expect(new Set(expected).size).toBe(expected.length)
+    expect(new Set(details).size).toBe(details.length)
+    expect(expected.every((t) => typeof t === 'string' && t.length > CODE_LENGTH)).toBe(true)
+    expect(storedTextsFile(STORED_TEXTS)).toEqual(STORED_TEXTS)
     for (const { def } of allChecks()) if (def.expected !== undefined && def.expected.length > CODE_LENGTH) expect(codeOf.has(def.expected)).toBe(true)
+    for (const d of FIXED_DETAILS) expect(details).toContain(d)
   })
 
-  test('the file only grows: a text no definition has any more is kept, a new one appended', () => {
-    const next = expectedTextsFile(['an expectation reworded since', ...(EXPECTED_TEXTS as string[]).slice(1)])
-    expect(next[0]).toBe('an expectation reworded since')
-    expect(next.at(-1)).toBe((EXPECTED_TEXTS as string[])[0]!)
-    expect(next.length).toBe(EXPECTED_TEXTS.length + 1)
+  test('the file only grows: a text the code no longer writes is kept, a new one appended', () => {
+    const next = storedTextsFile({ expected: ['an expectation reworded since', ...STORED_TEXTS.expected.slice(1)], details: ['A sentence reworded since.'] })
+    expect(next.expected[0]).toBe('an expectation reworded since')
+    expect(next.expected.at(-1)).toBe(STORED_TEXTS.expected[0]!)
+    expect(next.expected.length).toBe(STORED_TEXTS.expected.length + 1)
+    expect(next.details).toEqual(['A sentence reworded since.', ...FIXED_DETAILS])
+  })
+
+  test('a fixed sentence the code no longer writes still has its codes, from the file', () => {
+    const file = [...STORED_TEXTS.details, 'A sentence reworded since.']
+    const tables = detailTablesOf([...file, ...FIXED_DETAILS])
+    expect(tables.codeOf.size).toBe(FIXED_DETAILS.length + 1)
+    const code = tables.codeOf.get('A sentence reworded since.')!
+    expect(tables.textOf.get(JSON.stringify(code))).toBe('"A sentence reworded since."')
+    expect(tables.itemCodeOf.get('A sentence reworded since.')?.size).toBeGreaterThan(0)
+    // The same codes as the service's tables for every sentence both have.
+    for (const d of FIXED_DETAILS) expect(tables.codeOf.get(d)).toBe(detailCodes().codeOf.get(d)!)
   })
 })

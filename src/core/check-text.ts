@@ -1,7 +1,10 @@
 // A stored task keeps what is particular to it; the text every task of a check shares (its
 // `name`, `why`, and `source` when it is the definition's) comes from the check's definition
-// when the task is served, and so does a consistency item's `detail` when it is one of the
-// fixed texts (FIXED_DETAILS in src/core/consistency.ts). docs/api.md (Decisions) and
+// when the task is served, and so does a check's constant `expected` and a consistency item's
+// `detail` when it is one of the fixed texts: each is stored as a code of a text listed in
+// stored-texts.json (beside this file). That file only grows (`npm run docs:checks` appends
+// what the code writes now and drops nothing; a test keeps it current), so a task stored
+// with an old wording is served with that wording. docs/api.md (Decisions) and
 // docs/performance.md say why.
 //
 // Consistency details: a fixed text is stored as `#` and eight hex digits of a SHA-256 (no
@@ -17,12 +20,11 @@
 // too. Anything else — a check id two definitions share with different text, a text the IP
 // truncation changed, an object with other keys — is stored in full, as before.
 //
-// Expectations: a compact check whose `expected` is one of the texts in expected-texts.json
-// (every check definition's constant `expected`, and every wording such a text ever had) is
-// stored with a code of the same form in its place (`#` and eight hex digits of a SHA-256 of
-// the text) and served as the text again. The file only grows: a reworded expectation is
-// appended by `npm run docs:checks` and the old text stays, so a task keeps the expectation it
-// was judged against. A compact check whose own `expected` looks like a known code is stored in
+// Expectations: a compact check whose `expected` is one of the file's `expected` texts (every
+// check definition's constant `expected` longer than a code, and every wording such a text
+// ever had) is stored with a code of the same form in its place (`#` and eight hex digits of a
+// SHA-256 of the text) and served as the text again, so a task keeps the expectation it was
+// judged against. A compact check whose own `expected` looks like a known code is stored in
 // full instead, so a code always means the text.
 //
 // Serve (hydrateResults): the stored jsonb as text, in PostgreSQL's jsonb key order (shorter
@@ -37,7 +39,7 @@ import { createHash } from 'node:crypto'
 import { SPEC_SCORING_DEFS } from '../checks/spec-scoring'
 import { CONSISTENCY_VERDICTS, FIXED_DETAILS } from './consistency'
 import type { Check } from './scoring'
-import EXPECTED_TEXTS from './expected-texts.json'
+import STORED_TEXTS from './stored-texts.json'
 import { TOOL_DEFINITIONS } from './tools/registry'
 
 interface CheckText {
@@ -134,7 +136,7 @@ export function expectations() {
   if (!expectationTables) {
     const codeOf = new Map<string, string>()
     const textOf = new Map<string, string>()
-    for (const text of EXPECTED_TEXTS as string[]) {
+    for (const text of STORED_TEXTS.expected) {
       if (text.length <= CODE_LENGTH) continue
       const code = `#${createHash('sha256').update(text).digest('hex').slice(0, 8)}`
       const json = JSON.stringify(code)
@@ -182,32 +184,35 @@ function comboKey(sources: unknown, verdict: unknown): string | null {
  * of `observed`).
  */
 export function detailCodes() {
-  if (!detailTables) {
-    const codeOf = new Map<string, string>()
-    const itemCodeOf = new Map<string, Map<string, string>>()
-    const textOf = new Map<string, string>()
-    const add = (hashed: string, served: string) => {
-      const code = `#${createHash('sha256').update(hashed).digest('hex').slice(0, 8)}`
-      const json = JSON.stringify(code)
-      const seen = textOf.get(json)
-      if (seen !== undefined && seen !== served) throw new Error(`two fixed consistency details share the code ${code}`)
-      textOf.set(json, served)
-      return code
-    }
-    for (const text of FIXED_DETAILS) {
-      codeOf.set(text, add(text, JSON.stringify(text)))
-      const combos = new Map<string, string>()
-      for (const sources of SOURCE_LISTS) {
-        for (const verdict of CONSISTENCY_VERDICTS) {
-          const served = `${JSON.stringify(text)}, "sources": [${sources.map((x) => JSON.stringify(x)).join(', ')}], "verdict": ${JSON.stringify(verdict)}`
-          combos.set(comboKey(sources, verdict)!, add(itemKey(text, sources, verdict), served))
-        }
-      }
-      itemCodeOf.set(text, combos)
-    }
-    detailTables = { codeOf, itemCodeOf, textOf }
-  }
+  detailTables ??= detailTablesOf([...STORED_TEXTS.details, ...FIXED_DETAILS])
   return detailTables
+}
+
+/** The tables of detailCodes() for these sentences (the file's, then any the code writes that it lacks). */
+export function detailTablesOf(texts: readonly string[]) {
+  const codeOf = new Map<string, string>()
+  const itemCodeOf = new Map<string, Map<string, string>>()
+  const textOf = new Map<string, string>()
+  const add = (hashed: string, served: string) => {
+    const code = `#${createHash('sha256').update(hashed).digest('hex').slice(0, 8)}`
+    const json = JSON.stringify(code)
+    const seen = textOf.get(json)
+    if (seen !== undefined && seen !== served) throw new Error(`two fixed consistency details share the code ${code}`)
+    textOf.set(json, served)
+    return code
+  }
+  for (const text of new Set(texts)) {
+    codeOf.set(text, add(text, JSON.stringify(text)))
+    const combos = new Map<string, string>()
+    for (const sources of SOURCE_LISTS) {
+      for (const verdict of CONSISTENCY_VERDICTS) {
+        const served = `${JSON.stringify(text)}, "sources": [${sources.map((x) => JSON.stringify(x)).join(', ')}], "verdict": ${JSON.stringify(verdict)}`
+        combos.set(comboKey(sources, verdict)!, add(itemKey(text, sources, verdict), served))
+      }
+    }
+    itemCodeOf.set(text, combos)
+  }
+  return { codeOf, itemCodeOf, textOf }
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)

@@ -111,8 +111,8 @@ export function clientClaims(signals: unknown): ClientClaims {
 /**
  * The details that are the same text in every task that has them. Stored tasks keep a short code
  * in their place and get the text back when served (src/core/check-text.ts), so these are part
- * of the stored form: reword one and tasks stored with the old text are served with its code.
- * Keep an old wording in RETIRED_DETAILS when changing it.
+ * of the stored form: after rewording one, run `npm run docs:checks`, which appends the new
+ * text to src/core/stored-texts.json and keeps the old one, whose tasks still name it.
  */
 const DETAIL = {
   uaNotReported: 'This tool does not report navigator.userAgent.',
@@ -139,11 +139,8 @@ const DETAIL = {
 const stackMatches = (layer: string) => `The ${layer} stack is the claimed engine's.`
 const stackUnknown = (layer: string) => `The ${layer} fingerprint matches no known stack, so it neither confirms nor refutes the claim.`
 const STACK_LAYERS = ['TLS', 'HTTP/2']
-/** Wordings no longer produced whose stored codes must still be served. */
-const RETIRED_DETAILS: readonly string[] = []
-
 /** Every fixed detail text (see DETAIL). */
-export const FIXED_DETAILS: readonly string[] = [...Object.values(DETAIL), ...STACK_LAYERS.flatMap((l) => [stackMatches(l), stackUnknown(l)]), ...RETIRED_DETAILS]
+export const FIXED_DETAILS: readonly string[] = [...Object.values(DETAIL), ...STACK_LAYERS.flatMap((l) => [stackMatches(l), stackUnknown(l)])]
 
 const item = (id: string, claim: unknown, observed: unknown, sources: Source[], verdict: ConsistencyVerdict, detail: string): ConsistencyItem => ({ id, claim, observed, sources, verdict, detail })
 

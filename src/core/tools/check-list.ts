@@ -4,6 +4,7 @@
 import { TOOLS, type ToolId } from '../../../common/tools'
 import type { CheckDefinition } from '../../checks/define'
 import { CODE_LENGTH } from '../check-text'
+import { FIXED_DETAILS } from '../consistency'
 import { TOOL_DEFINITIONS } from './registry'
 
 export interface ListedCheck {
@@ -25,22 +26,34 @@ export function allChecks(): ListedCheck[] {
   return [...byId.values()]
 }
 
-/**
- * expected-texts.json as it should be: the texts it lists, in their order, then every check's
- * constant expectation it lacks (longer than a code: shorter ones are stored as they are). It
- * never drops a text: tasks stored with its code are served with it.
- */
-export function expectedTextsFile(listed: readonly string[]): string[] {
+/** src/core/stored-texts.json: the texts a stored task may name by a code (src/core/check-text.ts). */
+export interface StoredTexts {
+  /** Checks' constant expectations (CheckDefinition.expected), longer than a code. */
+  expected: string[]
+  /** Fixed consistency sentences (FIXED_DETAILS in src/core/consistency.ts). */
+  details: string[]
+}
+
+/** `listed`, then each text of `current` it lacks; nothing is dropped. */
+function grown(listed: readonly string[], current: Iterable<string>): string[] {
   const out = [...listed]
   const seen = new Set(out)
-  for (const { def } of allChecks()) {
-    const e = def.expected
-    if (e !== undefined && e.length > CODE_LENGTH && !seen.has(e)) {
-      seen.add(e)
-      out.push(e)
-    }
+  for (const t of current) {
+    if (seen.has(t)) continue
+    seen.add(t)
+    out.push(t)
   }
   return out
+}
+
+/**
+ * stored-texts.json as it should be: the texts it lists, in their order, then every text the
+ * code now writes that it lacks. It never drops a text: tasks stored with its code are served
+ * with it, whatever the code writes today.
+ */
+export function storedTextsFile(listed: StoredTexts): StoredTexts {
+  const expected = allChecks().flatMap(({ def }) => (def.expected !== undefined && def.expected.length > CODE_LENGTH ? [def.expected] : []))
+  return { expected: grown(listed.expected, expected), details: grown(listed.details, FIXED_DETAILS) }
 }
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')

@@ -1,6 +1,6 @@
 // HTTP benchmark: the service against a bare baseline (tests/bench/baseline.ts) measured in
 // the same run, on a real PostgreSQL, plus the service on PGlite as a second row.
-//   npm run bench:http [-- --rounds 5 --seconds 5 --connections 32]
+//   npm run bench:http [-- --rounds 5 --seconds 5 --connections 32 --keys 64]  (--keys 1: one hot key)
 // Load comes from autocannon; the baseline and the service are interleaved round by round
 // (order alternating; in each round the targets' GETs back to back, then their POSTs), each
 // after a discarded warm-up; figures are medians over the rounds, and the median of the
@@ -37,7 +37,7 @@ const arg = (name: string, dflt: number) => {
 const ROUNDS = arg('rounds', 5)
 const SECONDS = arg('seconds', 5)
 const CONNECTIONS = arg('connections', 32)
-const KEYS = 64
+const KEYS = arg('keys', 64)
 const TASKS = 500
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const bun = join(import.meta.dir, '../../node_modules/.bin/bun')

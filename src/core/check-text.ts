@@ -30,8 +30,7 @@
 // Serve (hydrateResults): the stored jsonb as text, in PostgreSQL's jsonb key order (shorter
 // keys first, then bytewise: id, why, name, points, source, verdict, expected, observed),
 // gets the missing members and the coded expectation put back where jsonb would have printed
-// them, so the served body
-// is byte for byte the full form. Only the top level up to `checks` and the checks array are
+// them, so the served body is byte for byte the full form. Only the top level up to `checks` and the checks array are
 // scanned (no JSON.parse). A check that already has `why` (rows stored before this change),
 // or whose id no definition of the tool has any more, is served as stored.
 
@@ -126,6 +125,9 @@ export function compactResults(tool: string, results: unknown): unknown {
 /** A code as stored: `#` and eight hex digits, 9 characters (11 as JSON). */
 export const CODE_LENGTH = 9
 
+/** The code of what `hashed` names: `#` and the first eight hex digits of its SHA-256. */
+const codeOfText = (hashed: string) => `#${createHash('sha256').update(hashed).digest('hex').slice(0, 8)}`
+
 let expectationTables: { codeOf: Map<string, string>; textOf: Map<string, string> } | undefined
 
 /**
@@ -138,7 +140,7 @@ export function expectations() {
     const textOf = new Map<string, string>()
     for (const text of STORED_TEXTS.expected) {
       if (text.length <= CODE_LENGTH) continue
-      const code = `#${createHash('sha256').update(text).digest('hex').slice(0, 8)}`
+      const code = codeOfText(text)
       const json = JSON.stringify(code)
       const seen = textOf.get(json)
       if (seen !== undefined && seen !== JSON.stringify(text)) throw new Error(`two expectations share the code ${code}`)
@@ -194,7 +196,7 @@ export function detailTablesOf(texts: readonly string[]) {
   const itemCodeOf = new Map<string, Map<string, string>>()
   const textOf = new Map<string, string>()
   const add = (hashed: string, served: string) => {
-    const code = `#${createHash('sha256').update(hashed).digest('hex').slice(0, 8)}`
+    const code = codeOfText(hashed)
     const json = JSON.stringify(code)
     const seen = textOf.get(json)
     if (seen !== undefined && seen !== served) throw new Error(`two fixed consistency details share the code ${code}`)

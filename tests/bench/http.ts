@@ -18,7 +18,7 @@
 // many bytes — it shows how much of the POST gap is the size of what a task is.
 // Prints a Markdown table and writes bench-results/http.json. Never asserted in tests.
 
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autocannon'
@@ -116,7 +116,34 @@ function cpuMs(url: string): number | null {
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
 
-interface Load { rps: number; p50: number; p99: number; errors: number; unexpected: number; cpuUs: number | null }
+/**
+ * Milliseconds of CPU used by every PostgreSQL process on this machine (the postmaster, its
+ * background workers and every backend: /proc/<pid>/comm is `postgres`); null off Linux. Only
+ * the target under load uses the database meanwhile, so the difference over a load is what that
+ * load cost PostgreSQL.
+ */
+function postgresCpuMs(): number | null {
+  if (!existsSync('/proc/self/stat')) return null
+  let total = 0
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
+      total += (Number(fields[11]) + Number(fields[12])) * 10
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return total
+}
+
+/**
+ * One load's figures. CPU per request (µs): `cpuUs` of the server process, `pgUs` of PostgreSQL
+ * (all its processes), `genUs` of this process, i.e. the load generator; null off Linux.
+ */
+interface Load { rps: number; p50: number; p99: number; errors: number; unexpected: number; cpuUs: number | null; pgUs: number | null; genUs: number }
 
 /**
  * Run before every load on PostgreSQL: the tasks the POST loads stored are deleted (the 500 the
@@ -131,6 +158,8 @@ async function load(url: string, kind: 'get' | 'post', data: { keys: string[]; i
   if (beforeEachLoad) await beforeEachLoad()
   let n = 0
   const cpu0 = cpuMs(url)
+  const pg0 = postgresCpuMs()
+  const gen0 = process.cpuUsage()
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -157,8 +186,12 @@ async function load(url: string, kind: 'get' | 'post', data: { keys: string[]; i
         // Every GET must be a 200 (valid keys, existing tasks, a limit that is never reached)
         // and every POST a 201: any other status counts as an error.
         const cpu1 = cpuMs(url)
-        const cpuUs = cpu0 === null || cpu1 === null || !r.requests.total ? null : ((cpu1 - cpu0) * 1000) / r.requests.total
-        resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, unexpected: r.non2xx, cpuUs })
+        const pg1 = postgresCpuMs()
+        const gen = process.cpuUsage(gen0)
+        const total = r.requests.total || 1
+        const cpuUs = cpu0 === null || cpu1 === null || !r.requests.total ? null : ((cpu1 - cpu0) * 1000) / total
+        const pgUs = pg0 === null || pg1 === null || !r.requests.total ? null : ((pg1 - pg0) * 1000) / total
+        resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, unexpected: r.non2xx, cpuUs, pgUs, genUs: (gen.user + gen.system) / total })
       },
     )
   })
@@ -189,7 +222,8 @@ async function measure(label: string, targets: Record<string, string>, data: { k
     if (storedBody && targets.baseline) storedRounds.push(await load(targets.baseline, 'post', data, { seconds: SECONDS, body: storedBody }))
     console.error(`${label}: round ${round + 1}/${ROUNDS} done`)
   }
-  const summary: Record<string, { getRps: number; postRps: number; errors: number; rounds: { get: number[]; post: number[] }; cpuUs: { get: number | null; post: number | null } }> = {}
+  type PerKind = { get: number | null; post: number | null }
+  const summary: Record<string, { getRps: number; postRps: number; errors: number; rounds: { get: number[]; post: number[] }; cpuUs: PerKind; pgUs: PerKind; genUs: PerKind }> = {}
   for (const t of Object.keys(targets)) {
     const g = out[t]!.get!
     const p = out[t]!.post!
@@ -200,6 +234,9 @@ async function measure(label: string, targets: Record<string, string>, data: { k
       rounds: { get: g.map((x) => Math.round(x.rps)), post: p.map((x) => Math.round(x.rps)) },
       // CPU of the server process per request (µs), median over the rounds; null off Linux.
       cpuUs: { get: medianOrNull(g.map((x) => x.cpuUs)), post: medianOrNull(p.map((x) => x.cpuUs)) },
+      // PostgreSQL's (all its processes) and the load generator's, the same way.
+      pgUs: { get: medianOrNull(g.map((x) => x.pgUs)), post: medianOrNull(p.map((x) => x.pgUs)) },
+      genUs: { get: median(g.map((x) => x.genUs)), post: median(p.map((x) => x.genUs)) },
     }
   }
   return { summary, storedRounds }
@@ -296,6 +333,12 @@ try {
   console.log('|---|---|---|---|---|')
   for (const [name, x] of [['baseline', b], ['service, request log off', s], ['service, request log on', g]] as const) {
     console.log(`| ${name} | ${us(x.cpuUs.get)} | ${cpuRatio(x.cpuUs.get, b.cpuUs.get)} | ${us(x.cpuUs.post)} | ${cpuRatio(x.cpuUs.post, b.cpuUs.post)} |`)
+  }
+  console.log('\nWhere the CPU goes per request (µs; median of the rounds): the server process, PostgreSQL (all its processes), the load generator (this process):\n')
+  console.log('| server | GET: server | PostgreSQL | load | POST: server | PostgreSQL | load |')
+  console.log('|---|---|---|---|---|---|---|')
+  for (const [name, x] of [['baseline', b], ['service, request log off', s], ['service, request log on', g]] as const) {
+    console.log(`| ${name} | ${us(x.cpuUs.get)} | ${us(x.pgUs.get)} | ${us(x.genUs.get)} | ${us(x.cpuUs.post)} | ${us(x.pgUs.post)} | ${us(x.genUs.post)} |`)
   }
   const storedPost = median(storedRounds.map((x) => x.rps))
   const storedRatio = (x: typeof s) => r2(median(x.rounds.post.map((v, i) => v / storedRounds[i]!.rps)))

@@ -97,6 +97,7 @@ export function compactResults(tool: string, results: unknown): unknown {
   const checks = (results as { checks?: unknown }).checks
   const byId = texts(tool)
   if (!byId || !Array.isArray(checks)) return results
+  const codes = expectations()
   let changed = false
   const compact = checks.map((c: unknown) => {
     if (c === null || typeof c !== 'object' || Array.isArray(c)) return c
@@ -108,9 +109,9 @@ export function compactResults(tool: string, results: unknown): unknown {
     if (!t || k.name !== t.name || k.why !== t.why) return c
     let expected: unknown = k.expected
     if (typeof expected === 'string' && typeof k.verdict === 'string' && typeof k.source === 'string') {
-      const coded = expectations().codeOf.get(expected)
+      const coded = codes.codeOf.get(expected)
       if (coded !== undefined) expected = coded
-      else if (expectations().textOf.has(JSON.stringify(expected))) return c
+      else if (expected.startsWith('#') && codes.textOf.has(JSON.stringify(expected))) return c
     }
     changed = true
     const { name: _n, why: _w, source, ...rest } = k

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
-import { PEOPLE, visit } from './matrix/person'
+import { BROWSER_PATHS, PEOPLE, visit } from './matrix/person'
 import { startXvfb } from './matrix/xvfb'
 import { requirePrerequisite } from './support/prerequisites'
 import { startServer, type RunningServer } from './support/server'
@@ -138,7 +138,7 @@ test.describe('Firefox ESR as a person starts it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'antibot-canvas-ff-'))
     const xvfb = await startXvfb()
     try {
-      const ctx = { pageUrl: '', baseUrl: server.baseUrl, adminToken: server.adminToken, chromium: '', chromedriver: '', firefox: FIREFOX, dir, timeoutMs: 30_000 }
+      const ctx = { pageUrl: '', baseUrl: server.baseUrl, adminToken: server.adminToken, chromium: '', chromedriver: '', ...BROWSER_PATHS, firefox: FIREFOX, dir, timeoutMs: 30_000 }
       const p = PEOPLE[person]!
       return await fetchTask(await visit(ctx, p.browser, p.launch(ctx, `${server.baseUrl}/tools/canvas-fingerprint`, join(dir, 'profile')), 'canvas-fingerprint', xvfb.display))
     } finally {

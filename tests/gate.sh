@@ -43,6 +43,13 @@ command -v Xvfb >/dev/null || MISSING="$MISSING xvfb"
 # certificate to a fresh Firefox profile, as a person would import it.
 command -v certutil >/dev/null || MISSING="$MISSING libnss3-tools"
 if [ "$CHROMIUM_PATH" = /usr/bin/chromium ] && [ ! -e /usr/lib/chromium/locales/de.pak ]; then MISSING="$MISSING chromium-l10n"; fi
+# WebKit, the third engine: GNOME Web (epiphany-browser, which brings WebKitGTK and its
+# MiniBrowser) for the people, started in a D-Bus session of its own (dbus-run-session, from
+# dbus-daemon), and WebKitWebDriver (webkit2gtk-driver) for the WebKit automation client.
+# EPIPHANY_PATH and MINIBROWSER_PATH point elsewhere where needed.
+[ -x "${EPIPHANY_PATH:-/usr/bin/epiphany-browser}" ] || MISSING="$MISSING epiphany-browser"
+command -v dbus-run-session >/dev/null || MISSING="$MISSING dbus-daemon"
+command -v WebKitWebDriver >/dev/null || MISSING="$MISSING webkit2gtk-driver"
 if [ -n "$MISSING" ]; then
   if command -v apt-get >/dev/null; then
     echo "gate: installing Debian's$MISSING"

@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type Browser } from '@playwright/test'
-import { PEOPLE, visit } from './matrix/person'
+import { BROWSER_PATHS, PEOPLE, visit } from './matrix/person'
 import { startXvfb } from './matrix/xvfb'
 import { launchTrustingChromium } from './support/chromium'
 import { requirePrerequisite } from './support/prerequisites'
@@ -200,7 +200,7 @@ test.describe('Firefox ESR as a person starts it, trusting the certificate', () 
     const dir = mkdtempSync(join(tmpdir(), 'antibot-tls-ff-'))
     const xvfb = await startXvfb()
     try {
-      const ctx = { pageUrl: '', baseUrl: server.baseUrl, adminToken: server.adminToken, chromium: '', chromedriver: '', firefox: FIREFOX, dir, timeoutMs: 30_000 }
+      const ctx = { pageUrl: '', baseUrl: server.baseUrl, adminToken: server.adminToken, chromium: '', chromedriver: '', ...BROWSER_PATHS, firefox: FIREFOX, dir, timeoutMs: 30_000 }
       const p = PEOPLE['person-firefox']!
       const profile = join(dir, 'profile')
       const launch = p.launch(ctx, url, profile)
@@ -244,5 +244,42 @@ test.describe('Firefox ESR as a person starts it, trusting the certificate', () 
     expect(h2.path).toBe('/tools/tls-fingerprint')
     expect(task.results.transport.pageProtocol).toBe('https:')
     expectFirefox(task, h2)
+  })
+})
+
+test.describe('WebKitGTK as a person starts it (MiniBrowser), accepting the self-signed certificate', () => {
+  let server: RunningServer
+  let key: string
+  test.beforeAll(async () => {
+    requirePrerequisite(!existsSync(BROWSER_PATHS.minibrowser) && `WebKitGTK's MiniBrowser at ${BROWSER_PATHS.minibrowser} (tests/gate.sh installs epiphany-browser; MINIBROWSER_PATH points elsewhere)`)
+    server = await startServer()
+    key = await server.makeKey()
+  })
+  test.afterAll(async () => server?.stop())
+
+  // WebKit off Apple systems speaks GnuTLS and libsoup, not Safari's stack (src/core/tls-families.ts):
+  // GNOME Web's engine under its own user agent must fit its claim, with no failed check.
+  test('page over https: GnuTLS and libsoup, judged as WebKit on Linux', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'antibot-tls-wk-'))
+    const xvfb = await startXvfb()
+    try {
+      const ctx = { pageUrl: '', baseUrl: server.baseUrl, adminToken: server.adminToken, chromium: '', chromedriver: '', ...BROWSER_PATHS, dir, timeoutMs: 30_000 }
+      const p = PEOPLE['person-webkit-mini']!
+      const launch = p.launch(ctx, `${server.tlsUrl}/tools/tls-fingerprint`, join(dir, 'profile'))
+      // --ignore-tls-errors: what a person's "accept the risk" does for this self-signed certificate.
+      const task = await fetchTask(server, key, await visit(ctx, p.browser, { ...launch, args: ['--ignore-tls-errors', ...launch.args] }, 'tls-fingerprint', xvfb.display))
+      const tls = evidenceOf(task, 'tls')[0]!
+      expect(tls.grease).toBe(false)
+      expect(task.results.claimed).toMatchObject({ family: 'safari', engine: 'webkit' })
+      expect(task.results.tls).toMatchObject({ ja4: tls.ja4, family: 'gnutls' })
+      expect(task.results.http2).toMatchObject({ family: 'libsoup' })
+      const by = byId(task)
+      for (const c of ['transport-tls', 'ja3', 'ja4', 'tls-parameters', 'http2-fingerprint', 'claimed-browser']) expect(by[c]!.verdict, c).toBe('pass')
+      expect(task.results.checks.filter((c) => c.verdict === 'fail').map((c) => c.id)).toEqual([])
+      expect(task.results.handshake.tested).toBe(true)
+    } finally {
+      await xvfb.stop()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -11,6 +11,8 @@ import { transportTls } from './connection-protocol'
 
 const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 const FIREFOX_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:125.0) Gecko/20100101 Firefox/125.0'
+const GNOME_WEB_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/60.5 Safari/605.1.15'
+const SAFARI_MAC_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15'
 
 /** The listener's records of a captured ClientHello and HTTP/2 start, as filed under the page's nonce. */
 function filed(tls: string, h2: string): NonNullable<ServerObservation['evidence']> {
@@ -34,6 +36,15 @@ describe('ja4, ja3, tls-parameters, transport-tls', () => {
     for (const id of ['ja4', 'ja3', 'tls-parameters']) expect(r[id]!.verdict, id).toBe('fail')
     expect(r['tls-parameters']!.observed).toContain('no GREASE')
     expect(run('curl/7.88.1', curl).ja4!.verdict).toBe('pass')
+  })
+  test("GNOME Web's WebKitGTK handshake (GnuTLS, no GREASE) passes under its own claim, and not as Safari on a Mac", () => {
+    const webkitgtk = filed('tls-webkitgtk-ip.hex', 'h2-webkitgtk.hex')
+    const r = run(GNOME_WEB_UA, webkitgtk)
+    for (const id of ['transport-tls', 'ja4', 'ja3', 'tls-parameters']) expect(r[id]!.verdict, id).toBe('pass')
+    expect(r['tls-parameters']!.expected).toContain('GREASE not judged')
+    const mac = run(SAFARI_MAC_UA, webkitgtk)
+    for (const id of ['ja4', 'ja3', 'tls-parameters']) expect(mac[id]!.verdict, id).toBe('fail')
+    expect(mac['tls-parameters']!.observed).toContain("no GREASE (Safari's stack always sends it)")
   })
   test('GREASE under a Firefox claim fails the parameters', () => {
     expect(run(FIREFOX_UA, filed('tls-chromium-ip.hex', 'h2-chromium.hex'))['tls-parameters']!.observed).toContain('GREASE values (Firefox sends none)')

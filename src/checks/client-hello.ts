@@ -53,6 +53,13 @@ function hello(server: ServerObservation, probe: Probe): Hello | Outcome {
 
 const isOutcome = (h: Hello | Outcome): h is Outcome => 'verdict' in h
 
+/**
+ * Claims whose stack always sends GREASE (RFC 8701): Chromium's BoringSSL, and Apple's, which
+ * every WebKit browser on macOS and iOS uses. WebKit elsewhere (WebKitGTK, WPE) speaks GnuTLS,
+ * which sends none, like NSS.
+ */
+const greaseExpected = (c: ClaimedBrowser) => c.engine === 'blink' || (c.engine === 'webkit' && (c.os === 'mac' || c.os === 'ios'))
+
 const check = checkOn<TlsFingerprintSignals>()
 
 export const ja4 = check({
@@ -107,7 +114,7 @@ export const tlsParameters = check({
   id: 'tls-parameters',
   name: 'Ciphers, extensions, curves and ALPN fit the browser',
   source: 'server',
-  why: 'Beyond the hashes: GREASE values (Chromium, Safari), post-quantum key shares (X25519MLKEM768 in Chrome 131+, Firefox 132+), ALPN h2 then http/1.1, and extension sets that engines have and libraries lack.',
+  why: 'Beyond the hashes: GREASE values (Chromium, and Safari on Apple systems; WebKitGTK and WPE speak GnuTLS, which sends none), post-quantum key shares (X25519MLKEM768 in Chrome 131+, Firefox 132+), ALPN h2 then http/1.1, and extension sets that engines have and libraries lack.',
   ref: 'https://www.rfc-editor.org/rfc/rfc8701',
   needs: [],
   uses: ['evidence'],
@@ -130,7 +137,7 @@ export const tlsParameters = check({
     if (browser) {
       if (t.alpn && !t.alpn.includes('h2')) problems.push(`ALPN ${t.alpn.join(',') || 'none'} without h2 (browsers offer h2 and http/1.1)`)
       if (!t.alpn && firstAlpn && firstAlpn !== 'h2' && firstAlpn !== 'h3') problems.push(`first ALPN ${firstAlpn} (browsers offer h2 first)`)
-      if ((claimed.engine === 'blink' || claimed.engine === 'webkit') && t.grease === false) problems.push(`no GREASE (${claimed.engine} always sends it)`)
+      if (greaseExpected(claimed) && t.grease === false) problems.push(`no GREASE (${claimed.engine === 'blink' ? 'Chromium' : "Safari's stack"} always sends it)`)
       if (claimed.engine === 'gecko' && t.grease === true) problems.push('GREASE values (Firefox sends none)')
       if (h.old) problems.push(`highest version offered is ${t.version} (not TLS 1.3)`)
     }
@@ -148,7 +155,7 @@ export const tlsParameters = check({
     return {
       verdict: problems.length ? 'fail' : warnings.length ? 'warn' : 'pass',
       observed: (problems.length || warnings.length ? [...problems, ...warnings].join('; ') : seen.join(', ')) + hidden,
-      expected: browser ? `ALPN h2 and http/1.1, ${claimed.engine === 'gecko' ? 'no GREASE' : 'GREASE'}, TLS 1.3${wantsPq ? ', a post-quantum key share' : ''}` : 'any',
+      expected: browser ? `ALPN h2 and http/1.1, ${greaseExpected(claimed) ? 'GREASE' : claimed.engine === 'gecko' ? 'no GREASE' : 'GREASE not judged (WebKit off Apple systems speaks GnuTLS, which sends none)'}, TLS 1.3${wantsPq ? ', a post-quantum key share' : ''}` : 'any',
     }
   },
 })

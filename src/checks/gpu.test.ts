@@ -41,6 +41,18 @@ describe('gpuFitsOs', () => {
     expect(gpuFitsOs('Google Inc. (Intel)', MESA, 'windows').verdict).toBe('warn')
     expect(gpuFitsOs('Google Inc. (Qualcomm)', ADRENO, 'windows').verdict).toBe('warn')
   })
+  test("WebKit's masked \"Apple GPU\" fits every OS on JavaScriptCore, and only there", () => {
+    // GNOME Web on Linux reports these; so do WebKit's Windows ports.
+    expect(gpuFitsOs('Apple Inc.', 'Apple GPU', 'linux', 'webkit')).toMatchObject({ verdict: 'pass', reason: 'WebKit reports its masked "Apple GPU" on every platform' })
+    expect(gpuFitsOs('Apple Inc.', 'Apple GPU', 'windows', 'webkit').verdict).toBe('pass')
+    expect(gpuFitsOs('Apple Inc.', 'Apple GPU', 'mac', 'webkit').verdict).toBe('pass')
+    // A V8 or unknown engine wearing those strings off an Apple OS is still a lie…
+    expect(gpuFitsOs('Apple Inc.', 'Apple GPU', 'linux', 'blink').verdict).toBe('fail')
+    expect(gpuFitsOs('Apple Inc.', 'Apple GPU', 'windows').verdict).toBe('fail')
+    // …and so is a real Metal renderer on WebKit claiming Linux, or Apple GPU claiming Android.
+    expect(gpuFitsOs('Apple Inc.', 'Apple M2', 'linux', 'webkit').verdict).toBe('fail')
+    expect(gpuFitsOs('Apple Inc.', 'Apple GPU', 'android', 'webkit').verdict).toBe('fail')
+  })
   test('lets software renderers and resistFingerprinting through', () => {
     expect(gpuFitsOs('Google Inc. (Google)', 'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero)), SwiftShader driver)', 'windows').verdict).toBe('pass')
     expect(gpuFitsOs('Mozilla', 'Mozilla', 'mac').verdict).toBe('pass')

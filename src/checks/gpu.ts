@@ -10,6 +10,7 @@
 import type { WebglSummary } from '../../common/signals/canvas-fingerprint'
 import type { Os } from '../../common/user-agent'
 import type { Outcome } from './define'
+import type { PageEngine } from './page-engine'
 
 /** The renderer a fingerprinter sees: the unmasked one where the browser gives it. */
 export function effectiveRenderer(w: Pick<WebglSummary, 'renderer' | 'unmaskedRenderer'>): string {
@@ -72,12 +73,25 @@ export interface Plausibility {
 }
 
 /**
+ * WebKit masks the GPU: with its MaskWebGLStrings setting (on by default in Safari and
+ * WebKitGTK, always on iOS) WEBGL_debug_renderer_info answers "Apple Inc." and "Apple GPU" on
+ * every platform, Linux and Windows ports included (WebGLRenderingContextBase::getParameter,
+ * https://github.com/WebKit/WebKit/blob/main/Source/WebCore/html/canvas/WebGLRenderingContextBase.cpp).
+ * Seen on GNOME Web / WebKitGTK 2.50 on Linux. So on a JavaScriptCore engine (told by the page's
+ * error messages, not by the user agent) those exact strings say nothing about the OS.
+ */
+export function isWebKitMaskedGpu(vendor: string, renderer: string): boolean {
+  return vendor === 'Apple Inc.' && renderer === 'Apple GPU'
+}
+
+/**
  * Whether the GPU strings fit the OS the User-Agent claims. Only the APIs are decisive:
  * Direct3D exists only on Windows (and Xbox), Metal and "OpenGL Engine" drivers only on Apple
  * systems, and Safari on iOS always reports "Apple GPU". Mobile GPU families on a desktop OS
- * and Mesa on Windows are rare but real (Snapdragon laptops, WSL), so they only warn.
+ * and Mesa on Windows are rare but real (Snapdragon laptops, WSL), so they only warn. On
+ * WebKit (`engine`, told by the page's error messages) the masked "Apple GPU" fits every OS.
  */
-export function gpuFitsOs(vendor: string, renderer: string, os: Os): Plausibility {
+export function gpuFitsOs(vendor: string, renderer: string, os: Os, engine: PageEngine['engine'] = 'unknown'): Plausibility {
   const s = `${vendor} ${renderer}`
   const apple = /Metal|Apple (M\d|GPU)|OpenGL Engine|Apple A\d/i.test(s)
   const d3d = /Direct3D|D3D1[0-2]|D3D9|vs_\d_\d/i.test(s)
@@ -86,6 +100,7 @@ export function gpuFitsOs(vendor: string, renderer: string, os: Os): Plausibilit
   if (softwareRenderer(renderer) && !d3d && !apple) return { verdict: 'pass', reason: 'a software renderer runs on any OS (see the software-renderer check)' }
   if (/^Mozilla$/.test(vendor) && /^Mozilla$/.test(renderer)) return { verdict: 'pass', reason: 'Firefox resistFingerprinting hides the GPU' }
   if (os === 'unknown') return { verdict: 'pass', reason: 'the User-Agent names no known OS to compare with' }
+  if (engine === 'webkit' && isWebKitMaskedGpu(vendor, renderer) && os !== 'android') return { verdict: 'pass', reason: 'WebKit reports its masked "Apple GPU" on every platform' }
   if (d3d && os !== 'windows') return { verdict: 'fail', reason: `Direct3D only exists on Windows, the User-Agent claims ${os}` }
   if (apple && os !== 'mac' && os !== 'ios') return { verdict: 'fail', reason: `an Apple/Metal renderer on a browser claiming ${os}` }
   if (os === 'ios' && !/Apple GPU/i.test(renderer)) return { verdict: 'fail', reason: 'every iOS browser is WebKit, which reports "Apple GPU"' }
@@ -104,9 +119,18 @@ export function softwareOutcome(gl: WebglSummary): Outcome {
   return { verdict: soft ? 'warn' : 'pass', observed: soft ? `${soft}: ${renderer}` : renderer, expected: 'a hardware GPU' }
 }
 
-/** gpu-os and fp-gpu-os: the GPU strings against the OS the User-Agent header claims. */
-export function gpuOsOutcome(gl: WebglSummary, claimedOs: Os): Outcome {
+/**
+ * gpu-os and fp-gpu-os: the GPU strings against the OS the User-Agent header claims, on the
+ * engine the page runs on. The expectation names the engine only where it decided the verdict.
+ */
+export function gpuOsOutcome(gl: WebglSummary, claimedOs: Os, engine: PageEngine): Outcome {
   const renderer = effectiveRenderer(gl)
-  const fit = gpuFitsOs(gl.unmaskedVendor || gl.vendor, renderer, claimedOs)
-  return { verdict: fit.verdict, observed: { renderer, claimedOs, reason: fit.reason }, expected: 'a renderer that exists on the claimed OS' }
+  const vendor = gl.unmaskedVendor || gl.vendor
+  const fit = gpuFitsOs(vendor, renderer, claimedOs, engine.engine)
+  const masked = engine.engine === 'webkit' && isWebKitMaskedGpu(vendor, renderer)
+  return {
+    verdict: fit.verdict,
+    observed: { renderer, claimedOs, reason: fit.reason },
+    expected: masked ? `a renderer that exists on the claimed OS, or WebKit's masked "Apple GPU" on any (${engine.basis})` : 'a renderer that exists on the claimed OS',
+  }
 }

@@ -28,10 +28,11 @@ export const fpGpuOs = fitCheck({
   id: 'fp-gpu-os',
   name: 'GPU strings fit the claimed OS',
   source: 'server',
-  why: 'The WebGL renderer names the graphics API: Direct3D only on Windows, Metal and "OpenGL Engine" only on Apple systems, "Apple GPU" on every iOS browser. Compared with the OS in the User-Agent header the server received.',
+  why: 'The WebGL renderer names the graphics API: Direct3D only on Windows, Metal and "OpenGL Engine" only on Apple systems, "Apple GPU" on every iOS browser. Compared with the OS in the User-Agent header the server received. WebKit masks its GPU as "Apple Inc."/"Apple GPU" on every platform, so on a JavaScriptCore engine (told by its error messages) those strings fit any OS.',
   ref: 'https://chromium.googlesource.com/angle/angle/+/main/src/libANGLE/renderer',
   needs: ['webgl'],
-  judge: ({ webgl }, { server }) => gpuOsOutcome(webgl.value, engineClaim(server.userAgent).os),
+  uses: ['engine'],
+  judge: ({ webgl, engine }, { server }) => gpuOsOutcome(webgl.value, engineClaim(server.userAgent).os, pageEngine(engine)),
 })
 
 export const fpFontsOs = fitCheck({

@@ -9,6 +9,7 @@ import { engineClaim } from '../../common/user-agent'
 import { canvasProtection, seeProtection } from './canvas-integrity'
 import { checkOn, na, type Outcome } from './define'
 import { effectiveRenderer, gpuOsOutcome, implausibleParams, softwareOutcome } from './gpu'
+import { pageEngine } from './page-engine'
 
 const webglCheck = checkOn<CanvasFingerprintSignals>()
 
@@ -112,8 +113,9 @@ export const gpuOs = webglCheck({
   id: 'gpu-os',
   name: 'GPU strings fit the claimed OS',
   source: 'server',
-  why: 'The renderer names the graphics API: Direct3D only exists on Windows, Metal and "OpenGL Engine" drivers only on Apple systems, every iOS browser says "Apple GPU". Compared with the OS in the User-Agent header the server received; mobile GPUs on a desktop OS only warn (Snapdragon laptops exist).',
+  why: 'The renderer names the graphics API: Direct3D only exists on Windows, Metal and "OpenGL Engine" drivers only on Apple systems, every iOS browser says "Apple GPU". Compared with the OS in the User-Agent header the server received; mobile GPUs on a desktop OS only warn (Snapdragon laptops exist). WebKit masks its GPU as "Apple Inc."/"Apple GPU" on every platform, so on a JavaScriptCore engine (told by its error messages) those strings fit any OS.',
   ref: 'https://chromium.googlesource.com/angle/angle/+/main/src/libANGLE/renderer',
   needs: ['webgl'],
-  judge: ({ webgl }, { server }) => withRenderer(webgl, (gl) => gpuOsOutcome(gl, engineClaim(server.userAgent).os)),
+  uses: ['engine'],
+  judge: ({ webgl, engine }, { server }) => withRenderer(webgl, (gl) => gpuOsOutcome(gl, engineClaim(server.userAgent).os, pageEngine(engine))),
 })

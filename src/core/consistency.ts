@@ -159,7 +159,7 @@ function stackItem(id: string, layer: string, claimed: ClaimedBrowser, guess: Fa
   const claim = claimName(claimed)
   if (!guess) return item(id, claim, null, ['server', 'server'], 'unknown', missing)
   const observed = { family: guess.family, name: FAMILY_NAME[guess.family], reasons: guess.reasons }
-  const cmp = compareFamily(guess.family, claimed.engine)
+  const cmp = compareFamily(guess.family, claimed)
   const detail =
     cmp === 'match' ? stackMatches(layer)
       : cmp === 'mismatch' ? `The User-Agent claims ${claim}, but the ${layer} stack is ${FAMILY_NAME[guess.family]}.`
@@ -182,7 +182,7 @@ function proxyGuess(server: ServerObservation, read: (e: TlsEvidence) => FamilyG
 function tlsGuess(server: ServerObservation): FamilyGuess | null {
   const t = evidenceOf(listenerOnly(server), 'tls')[0]
   if (isObj(t) && typeof t.ja4 === 'string' && typeof t.grease === 'boolean') {
-    return tlsFamily({ ja4: t.ja4, grease: t.grease, extensions: Array.isArray(t.extensions) ? (t.extensions as number[]) : [], alps: numOrNull(t.alps), record_size_limit: numOrNull(t.record_size_limit) })
+    return tlsFamily({ ja4: t.ja4, grease: t.grease, ciphers: Array.isArray(t.ciphers) ? (t.ciphers as number[]) : null, extensions: Array.isArray(t.extensions) ? (t.extensions as number[]) : [], alps: numOrNull(t.alps), record_size_limit: numOrNull(t.record_size_limit) })
   }
   return proxyGuess(server, (e) => (e.tls ? tlsFamily(e.tls) : null))
 }

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test'
 import { fixture } from '../evidence/fixtures/load'
 import { parseClientHello } from '../evidence/tls-client-hello'
-import { tlsRecord } from '../evidence/tls-records'
+import { readH2ClientStart } from '../evidence/http2'
+import { http2Record, tlsRecord } from '../evidence/tls-records'
 import { AKAMAI_FINGERPRINTS, compareFamily, familyVerdict, http2Family, tlsFamily } from './tls-families'
 
 const record = (name: string) => {
@@ -59,11 +60,35 @@ describe('TLS stack families', () => {
   })
 
   test('comparing with the claimed engine', () => {
-    expect(compareFamily('chromium', 'blink')).toBe('match')
-    expect(compareFamily('openssl', 'blink')).toBe('mismatch')
-    expect(compareFamily('firefox', 'blink')).toBe('mismatch')
-    expect(compareFamily('unknown', 'blink')).toBe('unknown')
-    expect(compareFamily('safari', 'webkit')).toBe('match')
+    expect(compareFamily('chromium', { engine: 'blink' })).toBe('match')
+    expect(compareFamily('openssl', { engine: 'blink' })).toBe('mismatch')
+    expect(compareFamily('firefox', { engine: 'blink' })).toBe('mismatch')
+    expect(compareFamily('unknown', { engine: 'blink' })).toBe('unknown')
+    expect(compareFamily('safari', { engine: 'webkit', os: 'mac' })).toBe('match')
+  })
+
+  test('captured WebKitGTK 2.50 (GNOME Web\'s engine) speaks GnuTLS and libsoup, which fit WebKit off Apple systems only', () => {
+    const hello = tlsFamily(record('tls-webkitgtk-ip.hex'))
+    expect(hello.family).toBe('gnutls')
+    expect(hello.reasons).toContain('TLS_AES_128_CCM_SHA256 offered (GnuTLS)')
+    // Without the cipher hash in the table, the CCM suite alone tells GnuTLS from NSS (both send record_size_limit).
+    expect(tlsFamily({ ...record('tls-webkitgtk-ip.hex'), ja4: 't13d2913h2_000000000000_000000000000' }).family).toBe('gnutls')
+    const start = readH2ClientStart(fixture('h2-webkitgtk.hex'))
+    if (start.status !== 'complete') throw new Error('h2-webkitgtk.hex is not a complete h2 start')
+    expect(http2Family(http2Record(start.start).akamai).family).toBe('libsoup')
+    for (const family of ['gnutls', 'libsoup'] as const) {
+      expect(compareFamily(family, { engine: 'webkit', os: 'linux' })).toBe('match')
+      expect(compareFamily(family, { engine: 'webkit' })).toBe('match')
+      // Safari on a Mac or an iPhone uses Apple's stack; GnuTLS there is a Linux WebKit posing as Safari.
+      expect(compareFamily(family, { engine: 'webkit', os: 'mac' })).toBe('mismatch')
+      expect(compareFamily(family, { engine: 'webkit', os: 'ios' })).toBe('mismatch')
+      expect(compareFamily(family, { engine: 'blink', os: 'linux' })).toBe('mismatch')
+      expect(familyVerdict(family, { family: 'tool', engine: 'unknown' })).toBe('pass')
+    }
+    // An OpenSSL library wearing a WebKitGTK user agent is still caught.
+    expect(compareFamily('openssl', { engine: 'webkit', os: 'linux' })).toBe('mismatch')
+    // GREASE never comes from GnuTLS: CCM with GREASE is a library copying, not GnuTLS.
+    expect(tlsFamily({ ...record('tls-webkitgtk-ip.hex'), grease: true }).family).toBe('unknown')
   })
 })
 

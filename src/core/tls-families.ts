@@ -7,20 +7,38 @@
 //
 // Sources: FoxIO's JA4+ database (https://ja4db.com) and its README examples; Akamai's HTTP/2
 // fingerprint paper (Shuster, Black Hat EU 2017) and the values published by tls.peet.ws and
-// browserleaks.com/http2; Chromium 156 and curl 7.88/OpenSSL 3.0 captured here
+// browserleaks.com/http2; Chromium 156, WebKitGTK 2.50 and curl 7.88/OpenSSL 3.0 captured here
 // (src/evidence/fixtures, whose tests pin the values marked "captured").
 
-import type { ClaimedBrowser, Engine } from '../../common/user-agent'
+import type { ClaimedBrowser, Engine, Os } from '../../common/user-agent'
 
-export type TlsFamily = 'chromium' | 'firefox' | 'safari' | 'openssl' | 'go' | 'unknown'
+export type TlsFamily = 'chromium' | 'firefox' | 'safari' | 'gnutls' | 'libsoup' | 'openssl' | 'go' | 'unknown'
 
-/** The engine whose browsers ship each stack; libraries have none. */
-export const FAMILY_ENGINE: Record<TlsFamily, Engine | null> = { chromium: 'blink', firefox: 'gecko', safari: 'webkit', openssl: null, go: null, unknown: null }
+const offApple = (os: Os) => os !== 'mac' && os !== 'ios'
+
+/**
+ * Which claims each stack fits: the engine whose browsers ship it (and on which systems), and
+ * whether HTTP libraries use it. GnuTLS and libsoup are WebKit's only off Apple systems (no
+ * Safari runs there, and on macOS and iOS every WebKit browser uses Apple's stack), and
+ * libraries use them too (wget, GNOME's own HTTP clients).
+ */
+const FITS: Record<TlsFamily, { engine: Engine | null; on?: (os: Os) => boolean; library: boolean }> = {
+  chromium: { engine: 'blink', library: false },
+  firefox: { engine: 'gecko', library: false },
+  safari: { engine: 'webkit', library: false },
+  gnutls: { engine: 'webkit', on: offApple, library: true },
+  libsoup: { engine: 'webkit', on: offApple, library: true },
+  openssl: { engine: null, library: true },
+  go: { engine: null, library: true },
+  unknown: { engine: null, library: false },
+}
 
 export const FAMILY_NAME: Record<TlsFamily, string> = {
   chromium: 'Chromium (BoringSSL)',
   firefox: 'Firefox (NSS)',
   safari: 'Safari (Apple TLS)',
+  gnutls: 'GnuTLS (WebKitGTK and WPE through glib-networking; also wget)',
+  libsoup: 'libsoup (WebKitGTK and WPE)',
   openssl: 'an OpenSSL client (curl, Python, Node, Ruby…)',
   go: 'Go crypto/tls',
   unknown: 'an unknown TLS stack',
@@ -39,6 +57,8 @@ export const JA4_CIPHER_HASHES: ReadonlyArray<{ hash: string; family: TlsFamily;
   { hash: 'a09f3c656075', family: 'safari', note: 'Safari macOS/iOS, and every iOS browser' },
   // OpenSSL 3.0 default list, 31 ciphers (captured: curl 7.88.1/OpenSSL 3.0).
   { hash: 'e8f1e7e78f70', family: 'openssl', note: 'curl, python, node on OpenSSL 3.0 defaults' },
+  // GnuTLS 3.7's NORMAL priority, 29 ciphers with CCM (captured: WebKitGTK 2.50 on Debian 12).
+  { hash: '723694b0fccc', family: 'gnutls', note: 'WebKitGTK/WPE and other GnuTLS clients on Debian 12' },
 ]
 
 /** Akamai HTTP/2 fingerprints (SETTINGS|WINDOW_UPDATE|PRIORITY|pseudo-headers) per stack. */
@@ -51,6 +71,7 @@ export const AKAMAI_FINGERPRINTS: ReadonlyArray<{ text: string; family: TlsFamil
   { text: '3:100;4:33554432;2:0|33488897|0|m,p,s,a', family: 'openssl', note: 'curl 7.88 (nghttp2), captured' },
   { text: '3:100;4:10485760;2:0|1048510465|0|m,p,s,a', family: 'openssl', note: 'curl 8 (nghttp2)' },
   { text: '2:0;4:4194304;6:10485760|1073741824|0|m,a,s,p', family: 'go', note: 'Go net/http2' },
+  { text: '4:33554432;1:65536;2:0|33488897|0|m,s,a,p', family: 'libsoup', note: 'libsoup 3 (WebKitGTK 2.50), captured' },
 ]
 
 /** Pseudo-header order per stack (§8.3.1 of RFC 9113 leaves it free; each stack has its own). */
@@ -71,6 +92,8 @@ export interface TlsShape {
   ja4: string | null
   /** JA4 part b when known without a JA4 (from a JA3 string's ciphers); else read from `ja4`. */
   cipher_hash?: string | null
+  /** The cipher suites offered, where known (the listener, a proxy's JA4_r or JA3 string). */
+  ciphers?: readonly number[] | null
   grease: boolean | null
   extensions: readonly number[] | null
   alps: number | null
@@ -79,6 +102,11 @@ export interface TlsShape {
 
 const ALPS_EXTENSIONS = [17513, 17613]
 const RECORD_SIZE_LIMIT = 28
+/**
+ * TLS_AES_128_CCM_SHA256: GnuTLS's default priority offers it; BoringSSL, NSS, Apple's stack,
+ * Go and OpenSSL's defaults never do (https://gitlab.com/gnutls/gnutls/-/blob/master/lib/priority.c).
+ */
+const TLS13_AES_128_CCM = 0x1304
 
 export interface FamilyGuess {
   family: TlsFamily
@@ -102,11 +130,15 @@ export function tlsFamily(t: TlsShape): FamilyGuess | null {
   // Sent, not sent, or unknown (null: no extension list to look in).
   const alps = t.alps !== null ? true : exts ? exts.some((e) => ALPS_EXTENSIONS.includes(e)) : null
   const rsl = t.record_size_limit !== null ? true : exts ? exts.includes(RECORD_SIZE_LIMIT) : null
-  // ALPS (17513/17613) is BoringSSL's; record_size_limit (28) and delegated_credentials (34)
-  // are NSS's among browsers; GREASE is sent by BoringSSL and Apple, never by NSS/OpenSSL/Go.
-  const tells: TlsFamily | null = alps ? 'chromium' : rsl && t.grease !== true ? 'firefox' : null
+  const ccm = t.ciphers ? t.ciphers.includes(TLS13_AES_128_CCM) : null
+  // ALPS (17513/17613) is BoringSSL's; TLS 1.3 AES-CCM is GnuTLS's; record_size_limit (28) and
+  // delegated_credentials (34) are NSS's among the other browsers' stacks (GnuTLS sends
+  // record_size_limit too); GREASE is sent by BoringSSL and Apple, never by NSS, GnuTLS,
+  // OpenSSL or Go.
+  const tells: TlsFamily | null = alps ? 'chromium' : ccm && t.grease !== true ? 'gnutls' : rsl && t.grease !== true ? 'firefox' : null
   if (alps) reasons.push('ALPS extension (BoringSSL only)')
-  if (rsl) reasons.push('record_size_limit extension (NSS)')
+  if (ccm) reasons.push('TLS_AES_128_CCM_SHA256 offered (GnuTLS)')
+  if (rsl && !ccm) reasons.push('record_size_limit extension (NSS)')
   if (!exts) reasons.push('extension list not visible (ALPS, record_size_limit unknown)')
   reasons.push(t.grease === null ? 'GREASE not visible in a proxy header (JA3 and JA4 leave it out)' : t.grease ? 'GREASE values' : 'no GREASE')
   let family: TlsFamily = known?.family ?? tells ?? 'unknown'
@@ -115,8 +147,8 @@ export function tlsFamily(t: TlsShape): FamilyGuess | null {
   // proxy's JA4 alone, such a library and the browser look the same.
   if (family === 'chromium' && (t.grease === false || alps === false)) family = 'unknown'
   if (family === 'safari' && t.grease === false) family = 'unknown'
-  if (family === 'firefox' && t.grease === true) family = 'unknown'
-  if (FAMILY_ENGINE[family] && (t.grease === null || alps === null)) reasons.push('tells that would expose a library copying this cipher list are not visible')
+  if ((family === 'firefox' || family === 'gnutls') && t.grease === true) family = 'unknown'
+  if (FITS[family].engine && (t.grease === null || alps === null)) reasons.push('tells that would expose a library copying this cipher list are not visible')
   return { family, reasons }
 }
 
@@ -131,12 +163,14 @@ export function http2Family(akamai: string): FamilyGuess {
 }
 
 /**
- * Compares a stack with the claimed engine: `match`, `mismatch` (another known stack — the
- * claim is false), or `unknown` (no table entry: neither confirms nor refutes).
+ * Compares a stack with the claimed engine and system: `match`, `mismatch` (another known
+ * stack — the claim is false), or `unknown` (no table entry: neither confirms nor refutes).
+ * An unknown system is no Apple one: GnuTLS fits a WebKit claim that names none.
  */
-export function compareFamily(family: TlsFamily, claimedEngine: Engine): 'match' | 'mismatch' | 'unknown' {
-  if (family === 'unknown' || claimedEngine === 'unknown') return 'unknown'
-  return FAMILY_ENGINE[family] === claimedEngine ? 'match' : 'mismatch'
+export function compareFamily(family: TlsFamily, claim: Pick<ClaimedBrowser, 'engine'> & { os?: Os }): 'match' | 'mismatch' | 'unknown' {
+  if (family === 'unknown' || claim.engine === 'unknown') return 'unknown'
+  const fits = FITS[family]
+  return fits.engine === claim.engine && (!fits.on || fits.on(claim.os ?? 'unknown')) ? 'match' : 'mismatch'
 }
 
 /**
@@ -144,8 +178,8 @@ export function compareFamily(family: TlsFamily, claimedEngine: Engine): 'match'
  * when the stack is not in the tables); an HTTP library's claim is consistent with any
  * library stack and contradicted by a browser's.
  */
-export function familyVerdict(family: TlsFamily, claim: Pick<ClaimedBrowser, 'family' | 'engine'>): 'pass' | 'warn' | 'fail' {
-  if (claim.family === 'tool') return FAMILY_ENGINE[family] ? 'fail' : 'pass'
-  const c = compareFamily(family, claim.engine)
+export function familyVerdict(family: TlsFamily, claim: Pick<ClaimedBrowser, 'family' | 'engine'> & { os?: Os }): 'pass' | 'warn' | 'fail' {
+  if (claim.family === 'tool') return FITS[family].library || family === 'unknown' ? 'pass' : 'fail'
+  const c = compareFamily(family, claim)
   return c === 'match' ? 'pass' : c === 'mismatch' ? 'fail' : 'warn'
 }

@@ -4,16 +4,17 @@
 
 import { spawn } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { newInjectedContext } from 'fingerprint-injector'
 import { chromium as patchright } from 'patchright-core'
 import { chromium as playwright } from 'playwright-core'
 import puppeteerCore, { type Page as PuppeteerPage } from 'puppeteer-core'
 import { addExtra } from 'puppeteer-extra'
 import StealthPlugin from 'puppeteer-extra-plugin-stealth'
-import { Builder, By, until } from 'selenium-webdriver'
+import { Builder, By, Capabilities, until, type WebDriver } from 'selenium-webdriver'
 import chrome from 'selenium-webdriver/chrome.js'
 import type { Expected } from './report'
-import { startXvfb, type Display } from './xvfb'
+import { sleep, startXvfb, stopGroup, type Display } from './xvfb'
 
 export interface MatrixContext {
   /** http://127.0.0.1:<port>/tools/bot-detector on the server run.ts started. */
@@ -47,6 +48,21 @@ export const CHROMIUM_FLAGS = [
   '--no-first-run',
   '--disable-quic',
 ]
+
+/** Where the other engines' browsers are (FIREFOX_PATH, EPIPHANY_PATH, MINIBROWSER_PATH override). */
+export const BROWSER_PATHS = {
+  firefox: process.env.FIREFOX_PATH || '/usr/bin/firefox-esr',
+  epiphany: process.env.EPIPHANY_PATH || '/usr/bin/epiphany-browser',
+  minibrowser: process.env.MINIBROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+}
+
+/**
+ * WebKitGTK's web process runs in a bubblewrap sandbox, which cannot start as root in this
+ * container (the web process crashes at once); WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS is the
+ * WebKitGTK equivalent of Chromium's --no-sandbox and, like it, changes nothing a page can read.
+ * https://webkitgtk.org/reference/webkit2gtk/stable/enum.SandboxMode.html
+ */
+export const WEBKIT_ENV: Record<string, string> = process.getuid?.() === 0 ? { WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS: '1' } : {}
 
 /** Turns off Blink's AutomationControlled feature: navigator.webdriver stays false. */
 const NO_AUTOMATION_CONTROLLED = '--disable-blink-features=AutomationControlled'
@@ -188,6 +204,57 @@ export const seleniumHeadfulClient: Client = {
   name: 'Selenium WebDriver headful on Xvfb, enable-automation excluded, AutomationControlled off',
   expected: 'bot',
   run: (ctx) => onXvfb((xvfb) => withSelenium(ctx, [NO_AUTOMATION_CONTROLLED], xvfb)),
+}
+
+/** A free loopback port for a driver that takes its port on the command line. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.once('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * WebKitGTK driven as its WebDriver documentation says: Debian's WebKitWebDriver (package
+ * webkit2gtk-driver) starts WebKitGTK's MiniBrowser with --automation and Selenium talks to the
+ * driver; MiniBrowser has a window, so it runs on Xvfb. https://webkitgtk.org/reference/webkit2gtk/stable/class.WebView.html#automation
+ */
+export const seleniumWebKitClient: Client = {
+  name: 'Selenium WebDriver + WebKitWebDriver driving WebKitGTK MiniBrowser on Xvfb',
+  expected: 'bot',
+  run: (ctx) =>
+    onXvfb(async (xvfb) => {
+      const port = await freePort()
+      const driver = spawn(process.env.WEBKIT_WEBDRIVER_PATH || 'WebKitWebDriver', [`--port=${port}`], {
+        env: { ...process.env, ...WEBKIT_ENV, DISPLAY: xvfb.display },
+        stdio: 'ignore',
+        detached: true,
+      })
+      try {
+        const capabilities = new Capabilities({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: BROWSER_PATHS.minibrowser, args: ['--automation'] } })
+        let session: WebDriver | undefined
+        for (let i = 0; !session; i++) {
+          session = await new Builder().usingServer(`http://127.0.0.1:${port}`).withCapabilities(capabilities).build().catch(async (e) => {
+            if (i >= 40) throw e
+            await sleep(250)
+            return undefined
+          })
+        }
+        try {
+          await session.get(ctx.pageUrl)
+          const body = await session.wait(until.elementLocated(By.css(READY)), ctx.timeoutMs)
+          return taskOrThrow(await body.getAttribute('data-task'), await session.findElement(By.id('status')).getText())
+        } finally {
+          await session.quit()
+        }
+      } finally {
+        await stopGroup(driver)
+      }
+    }),
 }
 
 /** patchright (Playwright patched not to enable Runtime, no automation switches) headless, with a Chrome user agent. */

@@ -17,19 +17,24 @@
 // SwiftShader or llvmpipe instead of a GPU, no window manager or taskbar (the screen's available
 // area is all of it), a UTC time zone, no audio or video devices.
 
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
-import type { Client, MatrixContext } from './clients'
+import { BROWSER_PATHS, WEBKIT_ENV, type Client, type MatrixContext } from './clients'
 import { sleep, startXvfb, stopGroup } from './xvfb'
 
-/** What a person needs besides the automation clients' context: Firefox ESR's path. */
+export { BROWSER_PATHS }
+
+/** What a person needs besides the automation clients' context: the other engines' browsers. */
 export interface PersonContext extends MatrixContext {
   firefox: string
+  /** WebKit browsers: GNOME Web (Debian's epiphany-browser) and WebKitGTK's MiniBrowser. */
+  epiphany: string
+  minibrowser: string
 }
 
 /** A person of the matrix, and the browser it needs (run.ts checks that it is installed). */
 export interface Person extends Omit<Client, 'run'> {
-  browser: 'chromium' | 'firefox'
+  browser: 'chromium' | 'firefox' | 'webkit'
   /** How this person's browser starts on `url`, with a fresh profile in `profile`. */
   launch(ctx: PersonContext, url: string, profile: string): Launch
   run(ctx: PersonContext): Promise<string>
@@ -147,6 +152,37 @@ function firefoxLaunch(ctx: PersonContext, url: string, profile: string, prefs: 
   return { program: ctx.firefox, args: ['--profile', profile, '--no-remote', url] }
 }
 
+/**
+ * GNOME Web with a fresh profile of its own, and fresh settings: its preferences (GSettings) go
+ * to a key file in the profile instead of the desktop's dconf, so `settings` are what a person
+ * would have chosen in Preferences, e.g. `{ 'org/gnome/epiphany/web': { language: "['fr-FR', 'fr']" } }`.
+ */
+function epiphanyLaunch(ctx: PersonContext, url: string, profile: string, settings: Record<string, Record<string, string>> = {}, env: Record<string, string> = {}): Launch {
+  const config = `${profile}/config`
+  mkdirSync(`${config}/glib-2.0/settings`, { recursive: true })
+  const keyfile = Object.entries(settings).map(([group, keys]) => `[${group}]\n${Object.entries(keys).map(([k, v]) => `${k}=${v}\n`).join('')}`)
+  writeFileSync(`${config}/glib-2.0/settings/keyfile`, keyfile.join('\n'))
+  return {
+    program: 'dbus-run-session',
+    args: ['--', ctx.epiphany, '--private-instance', `--profile=${profile}/web`, url],
+    env: { ...WEBKIT_ENV, GSETTINGS_BACKEND: 'keyfile', XDG_CONFIG_HOME: config, ...env },
+  }
+}
+
+/**
+ * The browsers' versions for a matrix's heading. MiniBrowser prints WebKitGTK's, but only once
+ * GTK has a display, hence xvfb-run (Debian's xvfb package has it).
+ */
+export function browserVersions(chromium: string, engines: ReadonlySet<Person['browser']>): string {
+  const run = (program: string, args: string[]) => execFileSync(program, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+  const versionOf = (program: string) => run(program, ['--version'])
+  return [
+    versionOf(chromium),
+    ...(engines.has('firefox') ? [versionOf(BROWSER_PATHS.firefox)] : []),
+    ...(engines.has('webkit') ? [`GNOME ${versionOf(BROWSER_PATHS.epiphany)} on ${run('xvfb-run', ['-a', BROWSER_PATHS.minibrowser, '--version'])}`] : []),
+  ].join(', ')
+}
+
 /** A person: its launch, and its bot-detector run for the detection matrix. */
 function person(name: string, browser: Person['browser'], launch: Person['launch']): Person {
   return { name, expected: 'human', browser, launch, run: (ctx) => runPerson(ctx, browser, launch(ctx, ctx.pageUrl, `${ctx.dir}/profile`)) }
@@ -173,4 +209,20 @@ export const PEOPLE: Record<string, Person> = {
     ...firefoxLaunch(ctx, url, profile, { 'intl.accept_languages': 'de-DE, de, en-US, en', 'intl.locale.requested': 'de-DE,en-US' }),
     env: { LANG: 'de_DE.UTF-8', LANGUAGE: 'de_DE.UTF-8', TZ: 'Europe/Berlin' },
   })),
+  // WebKit, the third engine (issue 28): GNOME Web as installed; GNOME Web with French chosen in
+  // its preferences (Accept-Language fr-FR,fr) on Paris time; and WebKitGTK's own MiniBrowser in
+  // dark mode with Intelligent Tracking Prevention on (Safari's default) and a cookie file of its own.
+  'person-webkit': person('Person: GNOME Web (WebKitGTK) on Xvfb, fresh profile', 'webkit', (ctx, url, profile) => epiphanyLaunch(ctx, url, profile)),
+  'person-webkit-fr': person('Person: GNOME Web (WebKitGTK) on Xvfb, French in its preferences (fr-FR, fr), Europe/Paris', 'webkit', (ctx, url, profile) =>
+    epiphanyLaunch(ctx, url, profile, { 'org/gnome/epiphany/web': { language: "['fr-FR', 'fr']" } }, { TZ: 'Europe/Paris' }),
+  ),
+  'person-webkit-mini': person('Person: WebKitGTK MiniBrowser on Xvfb, dark mode, Intelligent Tracking Prevention on', 'webkit', (ctx, url, profile) => {
+    mkdirSync(profile, { recursive: true })
+    return {
+      program: ctx.minibrowser,
+      args: ['--enable-itp', '--dark-mode', `--cookies-file=${profile}/cookies.sqlite`, url],
+      // A desktop session sets LANG; under the bare POSIX locale WebKitGTK reports the language "C".
+      env: { ...WEBKIT_ENV, LANG: 'en_US.UTF-8', XDG_DATA_HOME: `${profile}/data`, XDG_CACHE_HOME: `${profile}/cache` },
+    }
+  }),
 }

@@ -6,7 +6,6 @@
 // Needs Debian's chromium, chromium-driver, xvfb and firefox-esr (tests/gate.sh installs them);
 // CHROMIUM_PATH, CHROMEDRIVER_PATH and FIREFOX_PATH override the paths of the first two and the last.
 
-import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -25,10 +24,11 @@ import {
   realBrowserClient,
   seleniumClient,
   seleniumHeadfulClient,
+  seleniumWebKitClient,
   stealthClient,
   type Client,
 } from './clients'
-import { PEOPLE, type Person, type PersonContext } from './person'
+import { BROWSER_PATHS, browserVersions, PEOPLE, type Person, type PersonContext } from './person'
 import { markdownTable, rowProblem, type Row } from './report'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -50,12 +50,14 @@ const CLIENTS: Record<string, Client | Person> = {
   'real-browser': realBrowserClient,
   'fingerprint-injector': fingerprintInjectorClient,
   'selenium-headful': seleniumHeadfulClient,
+  // WebKit automation (issue 28).
+  'selenium-webkit': seleniumWebKitClient,
   // The people (person.ts): Chromium as started from a desktop, another locale, time zone and
   // window size, and Firefox ESR with and without resistFingerprinting.
   ...PEOPLE,
 }
 /** Automation clients with a window, on an Xvfb display. */
-const ON_XVFB = ['puppeteer-headful', 'patchright-headful', 'real-browser', 'selenium-headful']
+const ON_XVFB = ['puppeteer-headful', 'patchright-headful', 'real-browser', 'selenium-headful', 'selenium-webkit']
 const PAGE_TIMEOUT_MS = 30_000
 /** A client that has not answered in this long is stopped and its row fails. */
 const CLIENT_TIMEOUT_MS = 120_000
@@ -73,7 +75,7 @@ function findProgram(name: string): string | null {
 }
 
 function requireProgram(path: string, what: string): void {
-  if (!findProgram(path)) throw new Error(`Cannot run the matrix: no ${what} at ${path} (tests/gate.sh installs it; on Debian: apt-get install chromium chromium-driver xvfb firefox-esr)`)
+  if (!findProgram(path)) throw new Error(`Cannot run the matrix: no ${what} at ${path} (tests/gate.sh installs it; on Debian: apt-get install chromium chromium-driver xvfb firefox-esr epiphany-browser)`)
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
@@ -93,12 +95,19 @@ async function main(): Promise<number> {
   const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
   const chromedriver = process.env.CHROMEDRIVER_PATH || '/usr/bin/chromedriver'
   requireProgram(chromium, 'Chromium')
-  if (chosen.some((id) => id.startsWith('selenium'))) requireProgram(chromedriver, 'chromedriver')
+  if (chosen.some((id) => id === 'selenium' || id === 'selenium-headful')) requireProgram(chromedriver, 'chromedriver')
+  if (chosen.includes('selenium-webkit')) {
+    requireProgram(process.env.WEBKIT_WEBDRIVER_PATH || 'WebKitWebDriver', 'WebKitWebDriver (Debian: webkit2gtk-driver)')
+    requireProgram(BROWSER_PATHS.minibrowser, "WebKitGTK's MiniBrowser")
+  }
   if (chosen.some((id) => id in PEOPLE || ON_XVFB.includes(id))) requireProgram('Xvfb', 'Xvfb')
-  const firefox = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr'
-  if (chosen.some((id) => PEOPLE[id]?.browser === 'firefox')) requireProgram(firefox, 'Firefox ESR')
-  const versionOf = (program: string) => execFileSync(program, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
-  const version = [versionOf(chromium), ...(chosen.some((id) => PEOPLE[id]?.browser === 'firefox') ? [versionOf(firefox)] : [])].join(', ')
+  const engines = new Set(chosen.flatMap((id) => (id in PEOPLE ? [PEOPLE[id]!.browser] : [])))
+  if (engines.has('firefox')) requireProgram(BROWSER_PATHS.firefox, 'Firefox ESR')
+  if (engines.has('webkit')) {
+    requireProgram(BROWSER_PATHS.epiphany, 'GNOME Web (epiphany-browser)')
+    requireProgram(BROWSER_PATHS.minibrowser, "WebKitGTK's MiniBrowser")
+  }
+  const version = browserVersions(chromium, engines)
 
   const started = Date.now()
   const server = await startServer()
@@ -108,7 +117,7 @@ async function main(): Promise<number> {
     for (const id of chosen) {
       const client = CLIENTS[id]!
       const dir = mkdtempSync(join(tmpdir(), `antibot-matrix-${id}-`))
-      const ctx: PersonContext = { pageUrl: `${server.baseUrl}/tools/bot-detector`, baseUrl: server.baseUrl, adminToken: server.adminToken, chromium, chromedriver, firefox, dir, timeoutMs: PAGE_TIMEOUT_MS }
+      const ctx: PersonContext = { pageUrl: `${server.baseUrl}/tools/bot-detector`, baseUrl: server.baseUrl, adminToken: server.adminToken, chromium, chromedriver, ...BROWSER_PATHS, dir, timeoutMs: PAGE_TIMEOUT_MS }
       const t0 = Date.now()
       const row: Row = { client: client.name, expected: client.expected, verdict: null, score: null, frameworks: [], mustName: client.mustName ?? [], taskId: null, seconds: 0, error: null, findings: [] }
       try {

@@ -8,7 +8,6 @@
 // one Xvfb display per person); spoofers are Playwright with Apify's fingerprint-injector
 // wearing a Windows and a macOS Chrome fingerprint on this Linux machine.
 
-import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,7 +15,7 @@ import { fileURLToPath } from 'node:url'
 import { TOOL_IDS } from '../../common/tools'
 import { startServer } from '../support/server'
 import { injectedFingerprint, playwrightTask } from './clients'
-import { PEOPLE, visit, type PersonContext } from './person'
+import { BROWSER_PATHS, browserVersions, PEOPLE, visit, type PersonContext } from './person'
 import { columnProblems, toolsTable, type Cell, type Column, type VisitorKind } from './tools-report'
 import { startXvfb } from './xvfb'
 
@@ -79,6 +78,9 @@ const VISITORS: Record<string, Visitor> = {
   'person-firefox-rfp': person('person-firefox-rfp'),
   'person-firefox-de': person('person-firefox-de'),
   'person-hidpi': person('person-hidpi'),
+  'person-webkit': person('person-webkit'),
+  'person-webkit-fr': person('person-webkit-fr'),
+  'person-webkit-mini': person('person-webkit-mini'),
   'spoofer-windows': spoofer('windows', 'Windows Chrome'),
   'spoofer-macos': spoofer('macos', 'macOS Chrome'),
   // Beyond the issue's two: another engine's fingerprint on Chromium.
@@ -99,9 +101,7 @@ async function main(): Promise<number> {
   }
   const chosen = names.length ? names : Object.keys(VISITORS)
   const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
-  const firefox = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr'
-  const versionOf = (program: string) => execFileSync(program, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
-  const version = `${versionOf(chromium)}, ${versionOf(firefox)}`
+  const version = browserVersions(chromium, new Set(['firefox', 'webkit']))
 
   const started = Date.now()
   const server = await startServer({ STUN_PORT: '0', TLS_PORT: '0' })
@@ -111,7 +111,7 @@ async function main(): Promise<number> {
     for (const id of chosen) {
       const visitor = VISITORS[id]!
       const dir = mkdtempSync(join(tmpdir(), `antibot-tools-${id}-`))
-      const ctx: PersonContext = { pageUrl: '', baseUrl: server.baseUrl, adminToken: server.adminToken, chromium, chromedriver: '', firefox, dir, timeoutMs: PAGE_TIMEOUT_MS }
+      const ctx: PersonContext = { pageUrl: '', baseUrl: server.baseUrl, adminToken: server.adminToken, chromium, chromedriver: '', ...BROWSER_PATHS, dir, timeoutMs: PAGE_TIMEOUT_MS }
       const col: Column = { id, name: visitor.name, kind: visitor.kind, cells: [] }
       const t0 = Date.now()
       try {

@@ -5,7 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Bool, List, NNum, NStr, Num, Str } from '../shorthands'
 import { Signal } from '../signal'
-import { LanguagesSchema } from './shared'
+import { JsEngineSchema, LanguagesSchema } from './shared'
 
 /** The zone and locale Intl resolves by default, with navigator.language(s). */
 export const IntlZoneSchema = Type.Object({
@@ -47,5 +47,7 @@ export const TimezoneGeoSignals = Type.Object({
   worker: Signal(WorkerTimeSchema),
   clock: Signal(PageClockSchema),
   geolocation: Signal(GeolocationApiSchema),
+  /** probes/signals/js-engine.ts: the engine the page runs on, told by its error messages, which the engine-dependent checks judge by. Optional: pages from before this signal do not send it. */
+  engine: Type.Optional(Signal(JsEngineSchema)),
 })
 export type TimezoneGeoSignals = Static<typeof TimezoneGeoSignals>

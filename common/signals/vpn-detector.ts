@@ -5,7 +5,7 @@ import { DnsLookupsSchema } from './dns-leak'
 import { Type, type Static } from '@sinclair/typebox'
 import { NStr, Num } from '../shorthands'
 import { Signal } from '../signal'
-import { LanguagesSchema, TlsEvidenceProbeSchema } from './shared'
+import { JsEngineSchema, LanguagesSchema, TlsEvidenceProbeSchema } from './shared'
 import { IntlZoneSchema } from './timezone-geo'
 import { IceGatheringSchema } from './webrtc-leak'
 
@@ -30,5 +30,7 @@ export const VpnDetectorSignals = Type.Object({
   lookups: Signal(DnsLookupsSchema),
   /** The page's connection to the TLS listener, whose round trips the server reads. */
   tlsEvidence: Type.Optional(Signal(TlsEvidenceProbeSchema)),
+  /** probes/signals/js-engine.ts: the engine the page runs on, told by its error messages, which the engine-dependent checks judge by. Optional: pages from before this signal do not send it. */
+  engine: Type.Optional(Signal(JsEngineSchema)),
 })
 export type VpnDetectorSignals = Static<typeof VpnDetectorSignals>

@@ -5,6 +5,7 @@ import type { PageClock } from '../../common/signals/timezone-geo'
 import { runToolPage } from '../core/runner'
 import { clockNow } from '../signals/clock'
 import { geolocationApi } from '../signals/geolocation'
+import { jsEngine } from '../signals/js-engine'
 import { dateString } from '../signals/tz-date-string'
 import { tzOffsets } from '../signals/tz-offsets'
 import { workerTime } from '../signals/tz-worker'
@@ -21,6 +22,7 @@ void runToolPage(
     worker: workerTime,
     clock: clockNow,
     geolocation: geolocationApi,
+    engine: jsEngine,
   },
   {
     // The clock is read again at submission, so that the server compares its receipt time with

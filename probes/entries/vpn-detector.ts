@@ -7,6 +7,7 @@ import { runToolPage } from '../core/runner'
 import { dnsLookups } from '../signals/dns-lookups'
 import { fetchRtt } from '../signals/fetch-rtt'
 import { iceCandidates } from '../signals/ice-candidates'
+import { jsEngine } from '../signals/js-engine'
 import { languages } from '../signals/languages'
 import { tlsEvidence } from '../signals/tls-evidence'
 import { intlZone } from '../signals/tz-zone'
@@ -24,6 +25,7 @@ void runToolPage(
     // ask for them are compared with this address (resolver-network).
     lookups: dnsLookups(document.body.dataset.dnsZone || null, document.body.dataset.nonce || null, 4, 2000),
     tlsEvidence: patient(tlsEvidence, 6000),
+    engine: jsEngine,
   },
   { timeoutMs: 3000 },
 )

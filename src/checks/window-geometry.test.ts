@@ -52,4 +52,14 @@ describe('window geometry in bot-detector', () => {
     s.window = ok({ innerWidth: 1920, innerHeight: 945, outerWidth: 1936, outerHeight: 1056 })
     expect(judge(s).byId('window-fits-screen').verdict).toBe('pass')
   })
+
+  test("a person's window larger than a real screen only warns: two monitors, or GNOME Web's 1024×768 on a 960×540 scaled screen", () => {
+    const s = humanChrome()
+    s.screen = ok({ width: 960, height: 540, availWidth: 960, availHeight: 540, colorDepth: 24 })
+    s.window = ok({ innerWidth: 1024, innerHeight: 721, outerWidth: 1024, outerHeight: 768 })
+    expect(judge(s).byId('window-fits-screen')).toMatchObject({ verdict: 'warn', observed: 'outer 1024×768, screen 960×540' })
+    s.screen = ok({ width: 1920, height: 1080, availWidth: 1920, availHeight: 1040, colorDepth: 24 })
+    s.window = ok({ innerWidth: 3200, innerHeight: 945, outerWidth: 3200, outerHeight: 1040 })
+    expect(judge(s).byId('window-fits-screen').verdict).toBe('warn')
+  })
 })

@@ -76,7 +76,8 @@ export function qPattern(ranges: readonly LanguageRange[]): QPattern {
 }
 
 export interface LanguageComparison {
-  verdict: 'same' | 'reduced' | 'different'
+  /** `primary`: navigator.languages is the header's first language alone, as WebKit exposes it. */
+  verdict: 'same' | 'reduced' | 'primary' | 'different'
   /** navigator.languages entries the header lacks. */
   missing: string[]
   /** Header tags that are neither in navigator.languages nor a base language of one. */
@@ -89,9 +90,13 @@ export interface LanguageComparison {
  * Compares the header with navigator.languages: `same` when the header's preference order is
  * navigator.languages, allowing Chromium's added base languages; `reduced` when the header
  * carries only the first language (Chromium's Accept-Language reduction experiment,
- * https://github.com/explainers-by-googlers/reduce-accept-language); else `different`.
+ * https://github.com/explainers-by-googlers/reduce-accept-language); with `primaryOnly` (a
+ * WebKit engine), `primary` when navigator.languages is the header's first language alone:
+ * WebKit "intentionally expose[s] only the primary language for privacy reasons"
+ * (https://github.com/WebKit/WebKit/blob/main/Source/WebCore/page/NavigatorBase.cpp,
+ * NavigatorBase::languages) and sends the whole list in the header; else `different`.
  */
-export function compareLanguages(ranges: readonly LanguageRange[], languages: readonly string[]): LanguageComparison {
+export function compareLanguages(ranges: readonly LanguageRange[], languages: readonly string[], options: { primaryOnly?: boolean } = {}): LanguageComparison {
   const lower = (s: string) => s.toLowerCase()
   const nav = languages.map(lower)
   const header = preferredTags(ranges).map(lower)
@@ -103,5 +108,6 @@ export function compareLanguages(ranges: readonly LanguageRange[], languages: re
   let verdict: LanguageComparison['verdict'] = 'different'
   if (!missing.length && !extra.length && sameOrder) verdict = 'same'
   else if (nav.length > 1 && header.length === 1 && header[0] === nav[0]) verdict = 'reduced'
+  else if (options.primaryOnly && nav.length === 1 && header[0] === nav[0]) verdict = 'primary'
   return { verdict, missing, extra, sameOrder }
 }

@@ -209,12 +209,13 @@ export const PEOPLE: Record<string, Person> = {
     ...firefoxLaunch(ctx, url, profile, { 'intl.accept_languages': 'de-DE, de, en-US, en', 'intl.locale.requested': 'de-DE,en-US' }),
     env: { LANG: 'de_DE.UTF-8', LANGUAGE: 'de_DE.UTF-8', TZ: 'Europe/Berlin' },
   })),
-  // WebKit, the third engine (issue 28): GNOME Web as installed; GNOME Web with French chosen in
-  // its preferences (Accept-Language fr-FR,fr) on Paris time; and WebKitGTK's own MiniBrowser in
+  // WebKit, the third engine (issue 28): GNOME Web as installed; GNOME Web with French, then
+  // English, chosen in its preferences (the whole list goes into Accept-Language, only fr-FR into
+  // navigator.languages: WebKit exposes the primary language alone) on Paris time; and WebKitGTK's own MiniBrowser in
   // dark mode with Intelligent Tracking Prevention on (Safari's default) and a cookie file of its own.
   'person-webkit': person('Person: GNOME Web (WebKitGTK) on Xvfb, fresh profile', 'webkit', (ctx, url, profile) => epiphanyLaunch(ctx, url, profile)),
-  'person-webkit-fr': person('Person: GNOME Web (WebKitGTK) on Xvfb, French in its preferences (fr-FR, fr), Europe/Paris', 'webkit', (ctx, url, profile) =>
-    epiphanyLaunch(ctx, url, profile, { 'org/gnome/epiphany/web': { language: "['fr-FR', 'fr']" } }, { TZ: 'Europe/Paris' }),
+  'person-webkit-fr': person('Person: GNOME Web (WebKitGTK) on Xvfb, French then English in its preferences (fr-FR, fr, en), Europe/Paris', 'webkit', (ctx, url, profile) =>
+    epiphanyLaunch(ctx, url, profile, { 'org/gnome/epiphany/web': { language: "['fr-FR', 'fr', 'en']" } }, { TZ: 'Europe/Paris' }),
   ),
   'person-webkit-mini': person('Person: WebKitGTK MiniBrowser on Xvfb, dark mode, Intelligent Tracking Prevention on', 'webkit', (ctx, url, profile) => {
     mkdirSync(profile, { recursive: true })

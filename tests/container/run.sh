@@ -166,6 +166,9 @@ start() { # name: the documented run, with ports on free loopback ports
     sleep 1
   done
   step "$1 answers on 127.0.0.1:$HTTP_PORT (HTTP) and :$HTTPS_PORT (HTTPS) after $((SECONDS - t0)) s"
+  if [ "$MEASURE" = 1 ]; then
+    echo "memory: at the first answer $(awk '/^VmRSS/ { printf "%d MB", $2 / 1024 }' "/proc/$(pm inspect -f '{{.State.Pid}}' "$1")/status")"
+  fi
 }
 check_health() { # name
   local body

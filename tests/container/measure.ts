@@ -9,6 +9,7 @@
 
 import { readFileSync } from 'node:fs'
 import autocannon, { type AutocannonResult } from 'autocannon'
+import { specBotResults } from '../support/app'
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`)
@@ -23,18 +24,7 @@ if (!baseUrl || !key || !Number.isInteger(pid) || !(seconds > 0)) {
   process.exit(2)
 }
 
-const BODY = JSON.stringify({
-  tool: 'bot-detector',
-  results: {
-    summary: { total: 3, passed: 3, failed: 0, warnings: 0, score: 100 },
-    leaks: { webdriver: false, selenium: false, phantomjs: false },
-    navigator: { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156', platform: 'Linux x86_64', language: 'en-US' },
-    screen: { width: 1920, height: 1080, colorDepth: 24 },
-    webgl: { vendor: 'Google Inc.', renderer: 'ANGLE (Intel)' },
-    canvas: { hash: 'a1b2c3d4' },
-    scoring: { webdriver: 'pass', selenium: 'pass', phantomjs: 'pass' },
-  },
-})
+const BODY = JSON.stringify({ tool: 'bot-detector', results: specBotResults() })
 
 /** VmRSS and VmHWM of the process, in MB. */
 function memory(): { rss: number; hwm: number } {

@@ -3,17 +3,9 @@
 // is encrypted with never enters the database.
 
 import { and, desc, eq, like, not, sql } from 'drizzle-orm'
-import type { KeyProtector } from '../src/signing'
-import { privateKeyMatches, SEALED_PREFIX, SigningKeyError } from '../src/signing'
+import { type KeyProtector, privateKeyMatches, SEALED_PREFIX, SigningKeyError, type SigningKeyRow } from '../src/signing'
 import type { Db } from './client'
 import { signingKeys } from './schema'
-
-export interface SigningKeyRow {
-  kid: string
-  publicJwk: Record<string, unknown>
-  /** PEM in memory; `enc:v1:…` in the database. */
-  privatePkcs8: string
-}
 
 /**
  * Encrypts every private key still stored in plain text (written before encryption at rest).

@@ -14,7 +14,7 @@ import { assembleResults } from '../src/core/tools/assemble'
 import { check } from '../src/core/scoring'
 import { TOOL_DEFINITIONS } from '../src/core/tools/registry'
 import { CONSISTENCY_VERDICTS, FIXED_DETAILS } from '../src/core/consistency'
-import { detailCodes, expectations } from '../src/core/check-text'
+import { detailCodes, expectations } from '../src/core/text-codes'
 import { chromeServer } from '../src/core/tools/bot-detector.fixture'
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`

@@ -17,7 +17,7 @@ import { startDnsListener } from './listeners/dns'
 import { startTlsListener } from './listeners/tls'
 import { loadIpDatabaseOffThread } from './ip-database'
 import { stdoutLines } from './log-lines'
-import type { JudgeContext } from './core/tools/types'
+import type { JudgeContext } from './checks/define'
 
 async function main() {
   const config = parseConfig(process.env)

@@ -6,8 +6,15 @@
 // signed result.
 
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign } from 'node:crypto'
-import type { SigningKeyRow } from '../db/signing-keys'
 import { protectedHeader, signDetached } from './core/jws'
+
+/** A signing key as the service holds it; db/signing-keys.ts stores and reads it. */
+export interface SigningKeyRow {
+  kid: string
+  publicJwk: Record<string, unknown>
+  /** PEM in memory; `enc:v1:…` in the database. */
+  privatePkcs8: string
+}
 
 export interface ResponseSigner {
   kid: string

@@ -2,8 +2,8 @@
 # The one gate: installs what a fresh machine lacks, then type-checks, lints, scans the JSX for
 # unescaped output, and runs every test (bun's unit/HTTP/contract tests, then the Playwright
 # browser tests, then the bot-detector's detection matrix, then the tools matrix of people and
-# spoofers on all 14 tools). `npm test` runs this; .ci/run runs
-# `npm test` with TEST_DATABASE_URL set.
+# spoofers on all 14 tools), with the container test after the fault tests. `npm test` runs
+# this; .ci/run runs `npm test` with TEST_DATABASE_URL set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -84,6 +84,11 @@ echo "gate: unit, HTTP and database tests"
 # a private cluster), an ingest burst. Bounded: about a minute on a 2-core machine.
 echo "gate: fault and load tests"
 npm run --silent test:faults
+# The container image built with podman from the Containerfile and run as a user would (about
+# 1.5 minutes here; once more the first time, to install podman and make the stand-in base
+# image where no registry answers): tests/container/run.sh.
+echo "gate: container test (tests/container/run.sh)"
+npm run --silent test:container
 echo "gate: browser tests (Playwright, $CHROMIUM_PATH)"
 "$BIN/playwright" test --config tests/playwright.config.ts
 echo "gate: detection matrix (tests/matrix/run.ts)"

@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { CanvasFingerprintSignals } from '../../common/signals/canvas-fingerprint'
-import { runChecks } from '../core/judge'
+import { runChecks, type WeightedCheck } from '../core/judge'
 import type { ServerObservation } from '../core/tools/observation'
-import type { WeightedCheck } from '../core/tools/types'
 import { FIREFOX_PERSON, FIREFOX_RFP } from '../core/tools/canvas-fingerprint.fixture'
 import { canvasFarbling, canvasKnownAnswer, canvasProtection, canvasReadable, canvasStable, readbackProtection } from './canvas-integrity'
 

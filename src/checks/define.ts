@@ -8,9 +8,10 @@
 // its test beside it.
 
 import type { SignalResult } from '../../common/signal'
+import type { FingerprintSeen } from '../core/fingerprint-seen'
 import type { Verdict } from '../core/scoring'
 import type { ServerObservation } from '../core/tools/observation'
-import type { JudgeContext } from '../core/tools/types'
+import type { IpLookup } from '../evidence/ipdb-core'
 
 /** What a check found: the verdict, the value seen, and what a consistent browser shows. */
 export interface Outcome {
@@ -31,6 +32,20 @@ export interface Outcome {
 
 /** The value of each signal of a tool's signal object, when it was collected. */
 export type SignalValues<S> = { [K in keyof S]-?: NonNullable<S[K]> extends SignalResult<infer V> ? V : never }
+
+/**
+ * Lookups a judge may use besides the request: pure functions over data loaded at start-up
+ * (tests pass fakes). Every member is optional: a judge without one says what is missing.
+ */
+export interface JudgeContext {
+  /** Country, AS and hosting flag of an address (offline database, src/evidence/ipdb.ts). */
+  lookupIp?: (ip: string) => IpLookup
+  /**
+   * How many stored tasks share this submission's identity (ToolDefinition.identity) and from
+   * how many other addresses: counted by the HTTP handlers before judging (src/http/identity-count.ts).
+   */
+  fingerprintSeen?: FingerprintSeen
+}
 
 /** What a check's judge gets besides the signal values. */
 export interface CheckEnv<S> {
@@ -55,7 +70,7 @@ export type CheckDefinition<S = any, N extends keyof S = any, U extends keyof S 
         /**
          * What a consistent browser shows, when that is one text for every task the check
          * judges: its judge may then leave `expected` out (an `na` still says why). A stored
-         * task names this text by a code (src/core/check-text.ts), so a new wording must be
+         * task names this text by a code (src/core/text-codes.ts), so a new wording must be
          * added to src/core/stored-texts.json (npm run docs:checks), keeping the old one.
          */
         expected: string

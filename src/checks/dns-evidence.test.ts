@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { dnsLeak, DnsLeakSections } from '../core/tools/dns-leak'
 import { server, judgeDns, byId, NONCE, today, signals } from '../core/tools/dns-leak.fixture'
-import type { JudgeContext } from '../core/tools/types'
+import type { JudgeContext } from './define'
 import { dnsEvidenceOf } from './dns-evidence'
 
 describe('dns-leak evidence from the DNS listener (dnsEvidenceOf, the registered judge)', () => {

@@ -9,8 +9,7 @@ import type { DnsLookups } from '../../common/signals/dns-leak'
 import { normalizeIp } from '../core/ip'
 import { ipScope } from '../core/ip-scope'
 import { evidenceOf, type ServerObservation } from '../core/tools/observation'
-import type { JudgeContext } from '../core/tools/types'
-import { na, type Outcome } from './define'
+import { type JudgeContext, na, type Outcome } from './define'
 
 /**
  * One query as the service's authoritative DNS server logged it: the fields of

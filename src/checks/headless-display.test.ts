@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { BotDetectorSignals } from '../../common/signals/bot-detector'
-import { runChecks } from '../core/judge'
-import type { WeightedCheck } from '../core/tools/types'
+import { runChecks, type WeightedCheck } from '../core/judge'
 import { animationFrames, headlessScreen, isDesktop, pointerless, pointingDevice } from './headless-display'
 import { ok, missing, NO_POINTER, LINUX_UA, CHROMIUM_HINTS, linuxChromium, chromeServer, judge, failing } from '../core/tools/bot-detector.fixture'
 

@@ -3,8 +3,7 @@
 
 import { intelOf, languagesFitCountry, networkText, whyNoIntel, zoneFitsCountry } from '../core/tools/ip-intel'
 import type { ServerObservation } from '../core/tools/observation'
-import type { JudgeContext } from '../core/tools/types'
-import { checkOn, na, type Outcome } from './define'
+import { checkOn, type JudgeContext, na, type Outcome } from './define'
 import type { ZoneSignals } from './zone-regions'
 
 /** The HTTP address's country, or why there is none to compare with. */

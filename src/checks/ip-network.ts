@@ -6,8 +6,7 @@ import type { IpInfo } from '../evidence/ipdb-core'
 import { describeAddress } from '../core/tools/network-evidence'
 import { hostingVerdict, intelOf, networkText, whyNoIntel, type HostingPolicy } from '../core/tools/ip-intel'
 import type { ServerObservation } from '../core/tools/observation'
-import type { JudgeContext } from '../core/tools/types'
-import { checkOn, na, type Outcome } from './define'
+import { checkOn, type JudgeContext, na, type Outcome } from './define'
 
 /** Any server network is what the checks are about; guesses from a name and relays (CDN egress) only warn. */
 const HOSTING: HostingPolicy = { cloud: 'fail', hosting: 'fail', vpn: 'fail', tor: 'fail', cdn: 'warn', heuristic: 'warn' }

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { BotDetectorSignals } from '../../common/signals/bot-detector'
-import { runChecks } from '../core/judge'
-import type { WeightedCheck } from '../core/tools/types'
+import { runChecks, type WeightedCheck } from '../core/judge'
 import { webdriverDescriptor, webdriverFlag } from './webdriver-flag'
 import { CHROME_UA, JSC, SPIDERMONKEY, humanChrome, judge, ok } from '../core/tools/bot-detector.fixture'
 

@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { CanvasFingerprintSignals } from '../../common/signals/canvas-fingerprint'
-import { runChecks } from '../core/judge'
+import { runChecks, type WeightedCheck } from '../core/judge'
 import { FIREFOX_PERSON, FIREFOX_RFP, ok, server } from '../core/tools/canvas-fingerprint.fixture'
-import type { WeightedCheck } from '../core/tools/types'
 import { angleVendors, webglStable } from './webgl-integrity'
 
 const run = (def: WeightedCheck<CanvasFingerprintSignals>[0], s: Partial<CanvasFingerprintSignals>) => runChecks([[def, 10]], s as CanvasFingerprintSignals, server('x'), {}).checks[0]!

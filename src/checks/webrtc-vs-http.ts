@@ -10,8 +10,7 @@ import type { IceGathering } from '../../common/signals/webrtc-leak'
 import { compareWithHttp, intelOf, networkText, type ComparedAddress } from '../core/tools/ip-intel'
 import { gatheredText, webrtcAddresses, type RevealedByWebrtc } from '../core/tools/network-evidence'
 import type { ServerObservation } from '../core/tools/observation'
-import type { JudgeContext } from '../core/tools/types'
-import { checkOn, type Outcome } from './define'
+import { checkOn, type JudgeContext, type Outcome } from './define'
 import { stunEvidenceOf, turnAgainstHttp } from './stun-evidence'
 
 /** The signal the check reads, named as ip-leak and vpn-detector (and webrtc-leak) name it. */

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { BotDetectorSignals } from '../../common/signals/bot-detector'
-import { runChecks } from '../core/judge'
-import type { WeightedCheck } from '../core/tools/types'
+import { runChecks, type WeightedCheck } from '../core/judge'
 import { windowChrome, windowFitsScreen } from './window-geometry'
 import { ok, humanChrome, judge, SPIDERMONKEY, V8 } from '../core/tools/bot-detector.fixture'
 

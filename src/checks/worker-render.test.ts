@@ -1,9 +1,8 @@
 import { describe, expect, test } from 'bun:test'
 import type { CanvasFingerprintSignals, WebglSummary } from '../../common/signals/canvas-fingerprint'
-import { runChecks } from '../core/judge'
+import { runChecks, type WeightedCheck } from '../core/judge'
 import { CHROMIUM_PERSON, FIREFOX_PERSON, FIREFOX_RFP, SPOOFER_WINDOWS } from '../core/tools/canvas-fingerprint.fixture'
 import type { ServerObservation } from '../core/tools/observation'
-import type { WeightedCheck } from '../core/tools/types'
 import { gpuStringDiffs, workerCanvas, workerWebgl } from './worker-render'
 
 const ok = <T,>(value: T) => ({ ok: true as const, value, ms: 2 })

@@ -7,8 +7,7 @@ import type { IntlZone, TimezoneGeoSignals } from '../../common/signals/timezone
 import { isUtcZone, languageRegion, zoneFitsRegions } from '../../common/tz-offset'
 import type { ServerObservation } from '../core/tools/observation'
 import { intelOf, languagesFitCountry, networkText, whyNoIntel, zoneFitsCountry } from '../core/tools/ip-intel'
-import type { JudgeContext } from '../core/tools/types'
-import { checkOn, na } from './define'
+import { checkOn, type JudgeContext, na } from './define'
 import { acceptTags, langBase, noZone, reportedZone, serverYear } from './zone-facts'
 import { spoofedZoneNote } from './zone-regions'
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { CODE_LENGTH, compactResults, detailCodes, detailTablesOf, expectations, hydrateResults } from './check-text'
+import { compactResults, hydrateResults } from './check-text'
+import { CODE_LENGTH, detailCodes, detailTablesOf, expectations } from './text-codes'
 import { FIXED_DETAILS } from './consistency'
 import STORED_TEXTS from './stored-texts.json'
 import { allChecks, storedTextsFile } from './tools/check-list'

@@ -28,7 +28,7 @@ import type { IceGathering } from '../../common/signals/webrtc-leak'
 import { webrtcAddresses } from './tools/network-evidence'
 import { evidenceOf, type ServerObservation } from './tools/observation'
 import { tlsEvidenceOf, type TlsEvidence } from '../checks/tls-views'
-import type { JudgeContext } from './tools/types'
+import type { JudgeContext } from '../checks/define'
 
 export const CONSISTENCY_VERDICTS = ['consistent', 'contradiction', 'unknown'] as const
 export type ConsistencyVerdict = (typeof CONSISTENCY_VERDICTS)[number]

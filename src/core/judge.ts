@@ -2,10 +2,19 @@
 // makes it `na` with the reason; otherwise its pure judge decides. The weight is the tool's.
 
 import { whyMissing, type SignalResult } from '../../common/signal'
-import type { CheckEnv, OutcomeOfDefined } from '../checks/define'
+import type { CheckDefinition, CheckEnv, JudgeContext, OutcomeOfDefined } from '../checks/define'
 import { check, type Check } from './scoring'
 import type { ServerObservation } from './tools/observation'
-import type { JudgeContext, Judged, WeightedCheck } from './tools/types'
+
+/** A check a tool runs, with the points a fail costs there (a warn costs half, rounded up). */
+export type WeightedCheck<S> = readonly [check: CheckDefinition<S, keyof S & string, keyof S & string>, weight: number]
+
+/** What the checks of one submission found, for the sections a tool adds. */
+export interface Judged {
+  checks: Check[]
+  /** Every label the outcomes carried (Outcome.labels), in order of first appearance. */
+  labels: ReadonlySet<string>
+}
 
 export function runChecks<S>(list: ReadonlyArray<WeightedCheck<S>>, signals: S, server: ServerObservation, ctx: JudgeContext): Judged {
   const raw = signals as Record<string, SignalResult<unknown> | undefined>

@@ -5,7 +5,7 @@
 import { findJsonProblem } from './json-safety'
 import { assembleResults } from './tools/assemble'
 import type { ServerObservation } from './tools/observation'
-import type { JudgeContext } from './tools/types'
+import type { JudgeContext } from '../checks/define'
 import { isToolId, type ToolId } from '../../common/tools'
 
 export interface TaskInput {

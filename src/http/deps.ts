@@ -4,7 +4,7 @@ import type { Cidr } from '../core/ip'
 import type { WindowPolicy } from '../core/fixed-window'
 import type { AssetStore } from './assets'
 import type { ResponseSigner } from '../signing'
-import type { JudgeContext } from '../core/tools/types'
+import type { JudgeContext } from '../checks/define'
 import type { ProxyHeaderMap } from '../evidence/proxy-fingerprints'
 
 /** Everything the app needs from the outside world; src/main.ts builds it, tests fake it. */

@@ -13,6 +13,7 @@ declare module 'autocannon' {
     errors: number
     timeouts: number
     non2xx: number
+    '2xx': number
   }
   const autocannon: (opts: Record<string, unknown>, cb: (err: Error | null, result: AutocannonResult) => void) => unknown
   export default autocannon

@@ -12,7 +12,7 @@ import { BotDetectorSpecResults } from '../results'
 import { isToolId, type ToolId } from '../../../common/tools'
 import type { ServerObservation } from './observation'
 import { TOOL_DEFINITIONS } from './registry'
-import type { JudgeContext } from './types'
+import type { JudgeContext } from '../../checks/define'
 
 export type AssembleResult = { ok: true; results: Record<string, unknown>; score: number } | { ok: false; error: string }
 

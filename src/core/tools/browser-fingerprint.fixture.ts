@@ -3,11 +3,11 @@
 
 import type { BrowserFingerprintSignals } from '../../../common/signals/browser-fingerprint'
 import type { ScopeSnapshot } from '../../../common/signals/scope'
-import { runChecks } from '../judge'
+import { runChecks, type WeightedCheck } from '../judge'
 import type { Check } from '../scoring'
 import { SPIDERMONKEY, V8 } from './bot-detector.fixture'
 import type { ServerObservation } from './observation'
-import type { JudgeContext, WeightedCheck } from './types'
+import type { JudgeContext } from '../../checks/define'
 
 export const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 

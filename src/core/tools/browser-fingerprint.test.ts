@@ -8,7 +8,7 @@ import { visitorIdOf } from '../../checks/visitor-id'
 import { BrowserFingerprintSections, browserFingerprint } from './browser-fingerprint'
 import { submittedIdentity } from './assemble'
 import { SEEN_CAP } from '../fingerprint-seen'
-import type { JudgeContext } from './types'
+import type { JudgeContext } from '../../checks/define'
 import type { ServerObservation } from './observation'
 import { CHROME_UA, FIREFOX_153_UA, PDF, defaultFirefox, desktopChrome, fail, plain, resistingFirefox, scope, twice, webgl } from './browser-fingerprint.fixture'
 

@@ -3,7 +3,7 @@
 
 import { TOOLS, type ToolId } from '../../../common/tools'
 import type { CheckDefinition } from '../../checks/define'
-import { CODE_LENGTH } from '../check-text'
+import { CODE_LENGTH } from '../text-codes'
 import { FIXED_DETAILS } from '../consistency'
 import { TOOL_DEFINITIONS } from './registry'
 

@@ -7,7 +7,7 @@ import type { DnsEvidence } from '../../checks/dns-evidence'
 import type { Check } from '../scoring'
 import { dnsLeak, type DnsLeakSections } from './dns-leak'
 import type { ServerObservation } from './observation'
-import type { JudgeContext } from './types'
+import type { JudgeContext } from '../../checks/define'
 
 export const server = (ip: string): ServerObservation => ({ ip, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36', headers: [], receivedAt: 0 })
 /**

@@ -11,7 +11,7 @@ import { ipScope, sameNetwork } from '../ip-scope'
 import type { Verdict } from '../scoring'
 import { isUtcZone, languageRegion, zoneFitsRegions } from '../../../common/tz-offset'
 import type { ToolId } from '../../../common/tools'
-import type { JudgeContext } from './types'
+import type { JudgeContext } from '../../checks/define'
 
 /** Tools whose results use the IP database: their pages show its data credits. */
 export const IP_DATA_TOOLS: ReadonlySet<ToolId> = new Set<ToolId>(['bot-detector', 'ip-leak', 'timezone-geo', 'dns-leak', 'vpn-detector'])

@@ -1,40 +1,17 @@
+// A tool on the server side: its signals' schema, the checks it runs with their weights (the
+// check contract is src/checks/define.ts; the runner src/core/judge.ts) and its sections.
+
 import type { TSchema, Static } from '@sinclair/typebox'
-import type { CheckDefinition } from '../../checks/define'
+import type { CheckDefinition, JudgeContext } from '../../checks/define'
 import type { Check } from '../scoring'
 import type { ToolId } from '../../../common/tools'
 import type { ServerObservation } from './observation'
-import type { IpLookup } from '../../evidence/ipdb-core'
-import type { FingerprintSeen } from '../fingerprint-seen'
-import { runChecks } from '../judge'
+import { runChecks, type Judged, type WeightedCheck } from '../judge'
 
 export interface Judgement {
   checks: Check[]
   /** Tool-specific sections merged into the results (e.g. bot-detector's `leaks`). */
   sections?: Record<string, unknown>
-}
-
-/**
- * Lookups a judge may use besides the request: pure functions over data loaded at start-up
- * (tests pass fakes). Every member is optional: a judge without one says what is missing.
- */
-export interface JudgeContext {
-  /** Country, AS and hosting flag of an address (offline database, src/evidence/ipdb.ts). */
-  lookupIp?: (ip: string) => IpLookup
-  /**
-   * How many stored tasks share this submission's identity (ToolDefinition.identity) and from
-   * how many other addresses: counted by the HTTP handlers before judging (src/http/identity-count.ts).
-   */
-  fingerprintSeen?: FingerprintSeen
-}
-
-/** A check a tool runs, with the points a fail costs there (a warn costs half, rounded up). */
-export type WeightedCheck<S> = readonly [check: CheckDefinition<S, keyof S & string, keyof S & string>, weight: number]
-
-/** What the checks of one submission found, for the sections a tool adds. */
-export interface Judged {
-  checks: Check[]
-  /** Every label the outcomes carried (Outcome.labels), in order of first appearance. */
-  labels: ReadonlySet<string>
 }
 
 /**

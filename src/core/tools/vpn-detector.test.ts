@@ -5,7 +5,7 @@ import type { ServerObservation } from './observation'
 import type { VpnDetectorSignals } from '../../../common/signals/vpn-detector'
 import { vpnDetector } from './vpn-detector'
 import { fakeLookup, NETWORKS } from '../../../tests/support/fake-ipdb'
-import type { JudgeContext } from './types'
+import type { JudgeContext } from '../../checks/define'
 import { ok, missing } from '../../../tests/support/signals'
 
 

@@ -307,7 +307,7 @@ for (const driver of testDrivers()) {
       const count = (o: FileOutcome) => outcomes.filter((x) => x === o).length
       expect([count('filed'), count('dropped'), count('no-nonce')]).toEqual([EVIDENCE_CAPS.dns.items, 100 - EVIDENCE_CAPS.dns.items, 0])
       expect(await tally(db, nonce)).toEqual({ stored: { dns: EVIDENCE_CAPS.dns.items }, dropped: { dns: 100 - EVIDENCE_CAPS.dns.items } })
-      const read = await readNonce(db.db, { nonce, tool: 'dns-leak', now: clock() })
+      const read = await readNonce(db.db, { nonce, tool: 'dns-leak', now: clock(), client: '127.0.0.1' })
       expect([read.evidence.length, read.dropped]).toEqual([EVIDENCE_CAPS.dns.items, { dns: 100 - EVIDENCE_CAPS.dns.items }])
     })
 
@@ -334,7 +334,7 @@ for (const driver of testDrivers()) {
       expect(await fileEvidence(db.db, { nonce, kind: 'stun', data: { ...huge, d: Array.from({ length: 64 }, (_, i) => `k${i}`.repeat(40)) }, now: clock() })).toBe('dropped')
       const big = await fileEvidence(db.db, { nonce, kind: 'tls', data: { ja3: 'z'.repeat(100_000), ciphers: Array.from({ length: 5000 }, (_, i) => i) }, now: clock() })
       expect(big).toBe('filed')
-      const read = await readNonce(db.db, { nonce, tool: 'tls-fingerprint', now: clock() })
+      const read = await readNonce(db.db, { nonce, tool: 'tls-fingerprint', now: clock(), client: '127.0.0.1' })
       expect(read.dropped).toEqual({ stun: 1 })
       expect(read.evidence[0]!.data).toMatchObject({ truncated: true })
       expect(jsonBytes(read.evidence[0]!.data)).toBeLessThanOrEqual(EVIDENCE_CAPS.tls.itemBytes)

@@ -30,9 +30,15 @@ export const ADDRESS_BOUND_KINDS: ReadonlySet<string> = new Set(['tls', 'http2',
 /** Items per kind kept for a nonce from networks other than its page load's (the rest are counted). */
 export const AWAY_ITEMS = 2
 
-/** Whether two client addresses are one client's as far as binding goes: equal, or one IPv6 /64. */
+/**
+ * Whether two client addresses are one client's as far as binding goes: equal (an IPv4-mapped
+ * IPv6 address as its IPv4), or in one IPv6 /64. A value that is no address (`unknown`, an app
+ * driven in-process without a socket) is only itself.
+ */
 export function sameClient(a: string, b: string): boolean {
-  return sameNetwork(normalizeIp(a), normalizeIp(b))
+  const x = normalizeIp(a)
+  const y = normalizeIp(b)
+  return x === y || sameNetwork(x, y)
 }
 
 /**

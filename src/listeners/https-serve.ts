@@ -71,16 +71,22 @@ export function serveH2(o: ServeOptions, conn: Connection, tls: TLSSocket, recor
   tls.on('data', (chunk: Buffer) => {
     if (resets.tripped || !resets.push(chunk)) return
     o.deps.log?.(`tls listener: ${conn.peer} reset more than ${RESET_BURST} streams at once: GOAWAY ENHANCE_YOUR_CALM`)
-    try {
-      session?.goaway(ENHANCE_YOUR_CALM)
-    } catch {}
-    setTimeout(() => conn.raw.destroy(), GOAWAY_GRACE_MS)
+    // Once node:http2 has taken in this read (its requests are dropped: see 'request' below).
+    setImmediate(() => {
+      try {
+        session?.goaway(ENHANCE_YOUR_CALM)
+      } catch {}
+      setTimeout(() => conn.raw.destroy(), GOAWAY_GRACE_MS)
+    })
   })
   server.on('session', (s: Http2Session) => {
     session = s
     pings = sessionPings(s)
     s.on('error', () => conn.raw.destroy())
   })
+  // Whatever goes wrong on one connection ends that connection, never the process.
+  server.on('error', () => conn.raw.destroy())
+  server.on('sessionError', () => conn.raw.destroy())
   server.on('request', (req: Http2ServerRequest, res: Http2ServerResponse) => {
     const streamId = (req.stream as { id?: number } | undefined)?.id
     const records = async (): Promise<ConnectionRecords> => {
@@ -121,6 +127,7 @@ export function serveH1(o: ServeOptions, conn: Connection, tls: TLSSocket, recor
       ],
     })
   })
+  server.on('error', () => conn.raw.destroy())
   server.emit('connection', tls)
   tls.emit('data', buffered)
   tls.resume()

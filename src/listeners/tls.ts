@@ -34,7 +34,7 @@ import { createServer, type Server, type Socket } from 'node:net'
 import { TLSSocket } from 'node:tls'
 import { cidrContains, parseIp } from '../core/ip'
 import { readH2ClientStart, type H2ClientStart } from '../evidence/http2'
-import { readHttp1Head } from '../evidence/http1'
+import { MAX_HEAD, readHttp1Head } from '../evidence/http1'
 import { MAX_PROXY_HEADER, readProxyHeader } from '../evidence/proxy-protocol'
 import { MAX_CLIENT_HELLO, readClientHello, type ClientHello } from '../evidence/tls-client-hello'
 import { evidenceNonce, h2Response, h2ServerPreface, http1Record, http1Response, http2Record, rttRecord, tlsRecord, type TlsRecord } from '../evidence/tls-records'
@@ -207,6 +207,10 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
       const r = readHttp1Head(buffered)
       if (r.status === 'need-more') return
       tls.removeListener('data', onData)
+      if (r.status === 'invalid' && r.error === 'too-large') {
+        tls.end(http1Response(431, 'Request Header Fields Too Large', [['content-type', 'text/plain']], `The request head is over ${MAX_HEAD} bytes.\n`))
+        return
+      }
       if (r.status !== 'complete') {
         tls.end(http1Response(400, 'Bad Request', [['content-type', 'text/plain']], 'Not an HTTP/1 request head.\n'))
         return

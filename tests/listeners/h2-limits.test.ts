@@ -39,7 +39,7 @@ describe('the HTTP/2 front of the HTTPS listener', () => {
     await listener.stop()
     await d.destroy()
     rmSync(dir, { recursive: true, force: true })
-  })
+  }, 30_000)
 
   test('SETTINGS advertise MAX_CONCURRENT_STREAMS and MAX_HEADER_LIST_SIZE, on a served connection and on the side connection', async () => {
     const served = await rawH2(listener.port, headerFrames(1, literalBlock(get('/page')), true), { ms: 1500 })
@@ -49,7 +49,7 @@ describe('the HTTP/2 front of the HTTPS listener', () => {
     expect(answeredStreams(served.frames)).toEqual([1])
     const side = await rawH2(listener.port, headerFrames(1, literalBlock(get(`/evidence/${'a'.repeat(26)}`)), true), { ms: 3000 })
     expect(Object.fromEntries(serverSettings(side.frames))).toEqual({ 3: MAX_CONCURRENT_STREAMS, 6: MAX_HEADER_LIST_SIZE })
-  })
+  }, 30_000)
 
   test('rapid reset: 300 HEADERS+RST_STREAM pairs run no request and end in GOAWAY ENHANCE_YOUR_CALM', async () => {
     handled = []
@@ -58,7 +58,7 @@ describe('the HTTP/2 front of the HTTPS listener', () => {
     expect(goawayCode(r.frames)).toBe(ENHANCE_YOUR_CALM)
     expect(r.closed).toBe(true)
     expect(handled).toEqual([])
-  })
+  }, 30_000)
 
   test('a few resets, as a browser cancelling requests makes, are within the budget: the next request is served', async () => {
     handled = []
@@ -69,7 +69,7 @@ describe('the HTTP/2 front of the HTTPS listener', () => {
     expect(goawayCode(r.frames)).toBeNull()
     expect(answeredStreams(r.frames)).toEqual([last])
     expect(handled).toEqual(['/after'])
-  })
+  }, 30_000)
 
   test('streams over the limit are refused, and a client that keeps opening them gets GOAWAY', async () => {
     handled = []
@@ -82,7 +82,7 @@ describe('the HTTP/2 front of the HTTPS listener', () => {
     expect(Math.min(...refused.map((x) => x.stream))).toBe(1 + 2 * MAX_CONCURRENT_STREAMS)
     expect(goawayCode(r.frames)).toBe(ENHANCE_YOUR_CALM)
     expect(handled).toEqual([])
-  })
+  }, 30_000)
 
   test('a header list over 16 KiB (62 headers of 1 KB) is refused with a stream error; 10 of them are served', async () => {
     handled = []
@@ -92,7 +92,7 @@ describe('the HTTP/2 front of the HTTPS listener', () => {
     const fits = await rawH2(listener.port, headerFrames(1, literalBlock(get('/fits', kilobyteHeaders(10))), true), { ms: 1500 })
     expect(answeredStreams(fits.frames)).toEqual([1])
     expect(handled).toEqual(['/fits'])
-  })
+  }, 30_000)
 
   test('the side connection: /evidence/<nonce> with a header list over 16 KiB files nothing', async () => {
     const nonce = 'bigheadersbigheadersbigabc'
@@ -103,5 +103,5 @@ describe('the HTTP/2 front of the HTTPS listener', () => {
     // The same request with ordinary headers is filed.
     await rawH2(listener.port, headerFrames(1, literalBlock(get(`/evidence/${nonce}`)), true), { ms: 3000 })
     expect((await readNonce(d.db, { nonce, tool: 'tls-fingerprint', now: new Date(), client: '127.0.0.1' })).evidence.map((e) => e.kind)).toEqual(['tls', 'http2'])
-  })
+  }, 30_000)
 })

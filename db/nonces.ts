@@ -98,6 +98,12 @@ export async function recordEvidence(db: Db, args: { nonce: string; kind: Eviden
 
 export type NonceState = 'valid' | 'unknown' | 'expired' | 'used' | 'wrong-tool'
 
+/**
+ * Records of other clients a nonce can hold: per address-bound kind, the page load's own
+ * (its cap, when the submission comes from another address) and AWAY_ITEMS from elsewhere.
+ */
+const ELSEWHERE_LISTED = [...ADDRESS_BOUND_KINDS].reduce((n, k) => n + EVIDENCE_CAPS[k as EvidenceKind].items + AWAY_ITEMS, 0)
+
 export interface NonceRead {
   state: NonceState
   /** The evidence the submitter is judged on: its own records, within the caps. */
@@ -141,12 +147,6 @@ export async function readNonce(db: Db, args: { nonce: string; tool: string; now
   if (row.expired) return { state: 'expired', ...none }
   return { state: 'valid', ...read }
 }
-
-/**
- * Records of other clients a nonce can hold: per address-bound kind, the page load's own
- * (its cap, when the submission comes from another address) and AWAY_ITEMS from elsewhere.
- */
-const ELSEWHERE_LISTED = [...ADDRESS_BOUND_KINDS].reduce((n, k) => n + EVIDENCE_CAPS[k as EvidenceKind].items + AWAY_ITEMS, 0)
 
 /**
  * Stores the task and marks the nonce used, in one statement: the task row exists only if this

@@ -1,6 +1,7 @@
 // Migrations that move data, on each driver: 0006 moves the failed log-in counts from
 // login_throttles into the one fixed-window table (rate_windows) without losing a count or a
-// window start; 0009 marks the keys whose miss window shuts them out as it runs.
+// window start; 0009 marks the keys whose miss window shuts them out as it runs; 0010 keeps a
+// live nonce's evidence across the upgrade, its old listener records bound to no address.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
@@ -8,6 +9,7 @@ import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { openTestDatabase, testDrivers, type TestDatabase } from '../tests/support/db'
 import { MIGRATIONS_FOLDER, rows } from './client'
+import { fileEvidence, readNonce } from './nonces'
 
 const HOOK_TIMEOUT_MS = 60_000
 const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> }
@@ -92,6 +94,29 @@ for (const driver of testDrivers()) {
         { name: 'none', until_ms: null },
         { name: 'under', until_ms: null },
       ])
+    },
+  })
+
+  // A nonce live across the upgrade: its records were filed before addresses were kept, so its
+  // TLS record is nobody's (set aside, with no address), its DNS record stays the page's.
+  const pending = 'upgradeupgradeupgradeupgra'
+  migrationTest(driver, '0010_evidence_client_address', "keeps the evidence of a live nonce; a record filed without an address binds to no submitter", {
+    async before(d) {
+      await d.db.execute(sql`insert into page_nonces (nonce, tool, turn_secret, created_at, expires_at) values (${pending}, 'tls-fingerprint', 's', now(), now() + interval '15 minutes')`)
+      await d.db.execute(sql`insert into evidence (nonce, kind, data, observed_at) values (${pending}, 'tls', '{"ja4":"t13d1516h2_8daaf6152771_02713d6af862"}'::jsonb, now()), (${pending}, 'dns', '{"name":"x"}'::jsonb, now())`)
+    },
+    async after(d) {
+      const stored = await rows<{ kind: string; client_ip: string | null; away: boolean }>(d.db, sql`select kind, client_ip, away from evidence where nonce = ${pending} order by id`)
+      expect(stored).toEqual([
+        { kind: 'tls', client_ip: null, away: false },
+        { kind: 'dns', client_ip: null, away: false },
+      ])
+      const read = await readNonce(d.db, { nonce: pending, tool: 'tls-fingerprint', now: new Date(), client: '203.0.113.5' })
+      expect(read.evidence.map((e) => e.kind)).toEqual(['dns'])
+      expect(read.elsewhere).toEqual([{ kind: 'tls', address: null, observedAt: expect.any(String) }])
+      // New records of the nonce (page address unknown) are filed under the full cap, with theirs.
+      expect(await fileEvidence(d.db, { nonce: pending, kind: 'tls', data: { ja4: 't13' }, now: new Date(), clientIp: '203.0.113.5' })).toBe('filed')
+      expect((await readNonce(d.db, { nonce: pending, tool: 'tls-fingerprint', now: new Date(), client: '203.0.113.5' })).evidence.map((e) => e.kind)).toEqual(['dns', 'tls'])
     },
   })
 }

@@ -2,6 +2,7 @@
 // evidence). Every instance and every listener reads and writes them here, never in memory.
 
 import { sql } from 'drizzle-orm'
+import { ADDRESS_BOUND_KINDS, AWAY_ITEMS, bindEvidence, isAway, type Elsewhere } from '../src/evidence/binding'
 import { boundEvidenceData, capEvidence, EVIDENCE_CAPS, type EvidenceKind } from '../src/evidence/caps'
 import { rows, type Db } from './client'
 import { pageNonces } from './schema'
@@ -15,13 +16,18 @@ export interface EvidenceItem {
   observedAt: string
 }
 
-export async function issueNonce(db: Db, args: { nonce: string; tool: string; turnSecret: string; now: Date; ttlSeconds: number }): Promise<void> {
+/**
+ * `clientIp`: the address the page was loaded from (socket peer, or X-Forwarded-For from a
+ * trusted proxy); the HTTPS listener's records from other networks are capped apart.
+ */
+export async function issueNonce(db: Db, args: { nonce: string; tool: string; turnSecret: string; now: Date; ttlSeconds: number; clientIp?: string | null }): Promise<void> {
   await db.insert(pageNonces).values({
     nonce: args.nonce,
     tool: args.tool,
     turnSecret: args.turnSecret,
     createdAt: args.now,
     expiresAt: new Date(args.now.getTime() + args.ttlSeconds * 1000),
+    clientIp: args.clientIp ?? null,
   })
 }
 
@@ -47,26 +53,32 @@ export type FileOutcome = 'filed' | 'dropped' | 'no-nonce'
  * (SELECT … FOR UPDATE), so that observations of one nonce take turns across connections and
  * instances: the count and the insert (or the dropped count's increment) are then one
  * statement that sees every earlier one, and the cap holds however many arrive at once.
+ *
+ * `clientIp`: for the HTTPS listener's records, the address of the client whose connection it
+ * was. One from another network than the page load's is "away" (src/evidence/binding.ts) and
+ * counts against AWAY_ITEMS of its kind instead, so it cannot take the page's own record's place.
  */
-export async function fileEvidence(db: Db, args: { nonce: string; kind: EvidenceKind; data: unknown; now: Date }): Promise<FileOutcome> {
+export async function fileEvidence(db: Db, args: { nonce: string; kind: EvidenceKind; data: unknown; now: Date; clientIp?: string | null }): Promise<FileOutcome> {
   const cap = EVIDENCE_CAPS[args.kind]
   const bounded = boundEvidenceData(args.data, cap.itemBytes)
-  // An item that cannot be made to fit is counted like one over the cap: a limit of 0 items.
-  const limit = bounded ? cap.items : 0
   const json = JSON.stringify(bounded ? bounded.data : null)
   const now = args.now.toISOString()
+  const clientIp = args.clientIp ?? null
   return db.transaction(async (tx) => {
-    const live = await rows<{ nonce: string }>(
+    const live = await rows<{ client_ip: string | null }>(
       tx,
-      sql`select nonce from page_nonces where nonce = ${args.nonce} and used_at is null and expires_at > ${now}::timestamptz for update`,
+      sql`select client_ip from page_nonces where nonce = ${args.nonce} and used_at is null and expires_at > ${now}::timestamptz for update`,
     )
     if (live.length === 0) return 'no-nonce'
+    const away = isAway(args.kind, clientIp, live[0]!.client_ip)
+    // An item that cannot be made to fit is counted like one over the cap: a limit of 0 items.
+    const limit = bounded ? (away ? AWAY_ITEMS : cap.items) : 0
     const [r] = await rows<{ filed: number }>(
       tx,
       sql`with filed as (
-            insert into evidence (nonce, kind, data, observed_at)
-            select ${args.nonce}, ${args.kind}, ${json}::jsonb, ${now}::timestamptz
-            where (select count(*) from evidence where nonce = ${args.nonce} and kind = ${args.kind}) < ${limit}::int
+            insert into evidence (nonce, kind, data, observed_at, client_ip, away)
+            select ${args.nonce}, ${args.kind}, ${json}::jsonb, ${now}::timestamptz, ${clientIp}::text, ${away}::boolean
+            where (select count(*) from evidence where nonce = ${args.nonce} and kind = ${args.kind} and away = ${away}::boolean) < ${limit}::int
             returning id),
           counted as (
             update page_nonces
@@ -80,38 +92,60 @@ export async function fileEvidence(db: Db, args: { nonce: string; kind: Evidence
 }
 
 /** Files an observation under a live nonce (fileEvidence); true when it was stored. */
-export async function recordEvidence(db: Db, args: { nonce: string; kind: EvidenceKind; data: unknown; now: Date }): Promise<boolean> {
+export async function recordEvidence(db: Db, args: { nonce: string; kind: EvidenceKind; data: unknown; now: Date; clientIp?: string | null }): Promise<boolean> {
   return (await fileEvidence(db, args)) === 'filed'
 }
 
 export type NonceState = 'valid' | 'unknown' | 'expired' | 'used' | 'wrong-tool'
 
 /**
- * The nonce's state for a submission, and its evidence when it is valid (oldest first), within
- * the caps (capEvidence); `dropped` counts per kind what the caps kept out.
+ * Records of other clients a nonce can hold: per address-bound kind, the page load's own
+ * (its cap, when the submission comes from another address) and AWAY_ITEMS from elsewhere.
  */
-export async function readNonce(db: Db, args: { nonce: string; tool: string; now: Date }): Promise<{ state: NonceState; evidence: EvidenceItem[]; dropped: Record<string, number> }> {
+const ELSEWHERE_LISTED = [...ADDRESS_BOUND_KINDS].reduce((n, k) => n + EVIDENCE_CAPS[k as EvidenceKind].items + AWAY_ITEMS, 0)
+
+export interface NonceRead {
+  state: NonceState
+  /** The evidence the submitter is judged on: its own records, within the caps. */
+  evidence: EvidenceItem[]
+  dropped: Record<string, number>
+  /** The HTTPS listener's records of other clients under this nonce: set aside, not judged. */
+  elsewhere: Elsewhere[]
+}
+
+/**
+ * The nonce's state for a submission from `client` (its address, as the task stores it before
+ * IP_TRUNCATE), and its evidence when it is valid (oldest first): only what binds to that
+ * client (src/evidence/binding.ts bindEvidence), within the caps (capEvidence); `dropped` counts
+ * per kind what the caps kept out, `elsewhere` lists the records of other clients.
+ */
+export async function readNonce(db: Db, args: { nonce: string; tool: string; now: Date; client: string }): Promise<NonceRead> {
   const result = await rows<{ tool: string; expired: boolean; used: boolean; evidence: string | null; dropped: string | null }>(
     db,
     sql`select n.tool, n.expires_at <= ${args.now.toISOString()}::timestamptz as expired, n.used_at is not null as used,
-               (select json_agg(json_build_object('kind', e.kind, 'data', e.data,
+               (select json_agg(json_build_object('kind', e.kind, 'data', e.data, 'clientIp', e.client_ip,
                          'observedAt', to_char(e.observed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')) order by e.id)::text
                 from evidence e where e.nonce = n.nonce) as evidence,
                n.evidence_dropped::text as dropped
         from page_nonces n where n.nonce = ${args.nonce}`,
   )
+  const none = { evidence: [], dropped: {}, elsewhere: [] }
   const row = result[0]
-  if (!row) return { state: 'unknown', evidence: [], dropped: {} }
-  if (row.tool !== args.tool) return { state: 'wrong-tool', evidence: [], dropped: {} }
-  const { items: evidence, dropped } = capEvidence(
-    row.evidence ? (JSON.parse(row.evidence) as EvidenceItem[]) : [],
+  if (!row) return { state: 'unknown', ...none }
+  if (row.tool !== args.tool) return { state: 'wrong-tool', ...none }
+  const stored = row.evidence ? (JSON.parse(row.evidence) as Array<EvidenceItem & { clientIp: string | null }>) : []
+  const { bound, elsewhere } = bindEvidence(stored, args.client)
+  const { items, dropped } = capEvidence(
+    bound.map(({ clientIp: _, ...item }) => item),
     row.dropped ? (JSON.parse(row.dropped) as Record<string, number>) : {},
   )
+  // Filing keeps at most ELSEWHERE_LISTED of them; this holds for rows filed before that too.
+  const read = { evidence: items, dropped, elsewhere: elsewhere.slice(0, ELSEWHERE_LISTED) }
   // A used nonce still shows its evidence (the page's own report after submitting); only a
   // submission refuses it.
-  if (row.used) return { state: 'used', evidence, dropped }
-  if (row.expired) return { state: 'expired', evidence: [], dropped: {} }
-  return { state: 'valid', evidence, dropped }
+  if (row.used) return { state: 'used', ...read }
+  if (row.expired) return { state: 'expired', ...none }
+  return { state: 'valid', ...read }
 }
 
 /**

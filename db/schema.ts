@@ -158,6 +158,13 @@ export const pageNonces = pgTable(
     taskId: uuid('task_id'),
     /** Evidence the listeners observed for this nonce beyond its bounds: counted per kind ({"tls": 3}), not stored. */
     evidenceDropped: jsonb('evidence_dropped').$type<Record<string, number>>().notNull().default({}),
+    /**
+     * The address the page was loaded from (the socket peer, or X-Forwarded-For from
+     * TRUSTED_PROXIES), so that the HTTPS listener's records from other addresses are capped
+     * apart and cannot crowd out the page's own (src/evidence/binding.ts). Null on nonces issued
+     * before it was kept.
+     */
+    clientIp: text('client_ip'),
   },
   (t) => [index('page_nonces_expires_idx').on(t.expiresAt)],
 )
@@ -173,6 +180,15 @@ export const evidence = pgTable(
     kind: text('kind', { enum: ['tls', 'http2', 'http1', 'stun', 'turn', 'dns'] }).notNull(),
     data: jsonb('data').notNull(),
     observedAt: timestamp('observed_at', { withTimezone: true }).notNull(),
+    /**
+     * For the HTTPS listener's records (tls, http2, http1): the address of the client whose
+     * connection it was (socket peer; a trusted proxy's PROXY header or X-Forwarded-For). A task
+     * is judged only on records of its own submitter's address (src/evidence/binding.ts). Null
+     * for kinds bound otherwise (dns, stun, turn) and for records filed before it was kept.
+     */
+    clientIp: text('client_ip'),
+    /** Filed from another network than the page load's (page_nonces.client_ip): capped apart. */
+    away: boolean('away').notNull().default(false),
   },
   (t) => [index('evidence_nonce_idx').on(t.nonce)],
 )

@@ -57,7 +57,7 @@ async function main() {
     config.tlsPort === undefined
       ? undefined
       : await startTlsListener(
-          { db: database.db, clock: () => new Date(), log: stamped },
+          { db: database.db, clock: () => new Date(), log: stamped, trustedProxies: config.trustedProxies },
           { port: config.tlsPort, host: config.host, certFile: config.tlsCertFile, keyFile: config.tlsKeyFile, dataDir: config.dataDir },
         ).catch((e: unknown) => {
           throw new Error(`Cannot start the HTTPS listener on ${config.host}:${config.tlsPort}: ${e instanceof Error ? e.message : String(e)} (set TLS_PORT to a free port, or to off)`)

@@ -42,7 +42,8 @@ for (const driver of testDrivers()) {
 
     test('a task with its page nonce is verified and carries the evidence filed under it', async () => {
       const { nonce } = await page('bot-detector')
-      expect(await recordEvidence(database.db, { nonce: nonce!, kind: 'tls', data: { ja4: 't13d1517h2_8daaf6152771_cb7bf5808d99' }, now: clock() })).toBe(true)
+      // Filed as the submitting client's: in-process, without a socket, its address is `unknown`.
+      expect(await recordEvidence(database.db, { nonce: nonce!, kind: 'tls', data: { ja4: 't13d1517h2_8daaf6152771_cb7bf5808d99' }, now: clock(), clientIp: 'unknown' })).toBe(true)
       const res = await post({ tool: 'bot-detector', results: specBotResults(), nonce })
       expect(res.status).toBe(201)
       const task = (await (await get(((await res.json()) as { task_id: string }).task_id)).json()) as { results: { verified: boolean; server: { nonce: string; evidence: Array<{ kind: string; data: { ja4: string } }> } } }

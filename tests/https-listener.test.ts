@@ -8,6 +8,9 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { execFile } from 'node:child_process'
+import { concatBytes } from '../src/evidence/bytes'
+import { ENHANCE_YOUR_CALM } from '../src/listeners/h2-guard'
+import { goawayCode, headerFrames, literalBlock, rawH2, rstStream } from './support/h2-client'
 import { startServer, type RunningServer } from './support/server'
 
 function curl(args: string[]): Promise<string> {
@@ -21,7 +24,8 @@ interface Task {
     handshake: { tested: boolean; reason: string | null }
     tls: { ja4: string | null; source: string | null }
     http2: { akamai: string | null }
-    server: { evidence: Array<{ kind: string; data: Record<string, unknown> }> }
+    checks: Array<{ id: string; verdict: string; observed: unknown }>
+    server: { evidence: Array<{ kind: string; data: Record<string, unknown> }>; evidence_elsewhere?: Array<{ kind: string; address: string | null }> }
   }
 }
 
@@ -107,6 +111,43 @@ describe('the service over its HTTPS listener, default configuration', () => {
     for (const line of plain) expect(line).not.toContain('Secure')
   })
 
+  // Issue 24: client A (127.0.0.70) loads the page over plain HTTP; client B (127.0.0.71, curl
+  // held to TLS 1.2 and HTTP/1.1: another stack) opens the HTTPS port with A's nonce first.
+  async function borrowed(ownHandshake: boolean): Promise<Task> {
+    const [A, B] = ['127.0.0.70', '127.0.0.71']
+    const page = await curl(['--interface', A, `${server.baseUrl}/tools/tls-fingerprint`])
+    const nonce = /data-nonce="([a-z2-7]{26})"/.exec(page)![1]!
+    expect(JSON.parse(await curl(['--interface', B, '--tls-max', '1.2', '--http1.1', `${server.tlsUrl}/evidence/${nonce}`]))).toMatchObject({ recorded: true, ja4: expect.stringMatching(/^t12/) })
+    if (ownHandshake) expect(JSON.parse(await curl(['--interface', A, '--http2', `${server.tlsUrl}/evidence/${nonce}`])).recorded).toBe(true)
+    const created = JSON.parse(await curl(['--interface', A, '-X', 'POST', `${server.baseUrl}/api/antibot/tasks`, '-H', 'content-type: application/json', '-d', JSON.stringify({ tool: 'tls-fingerprint', results: {}, nonce })])) as { task_id: string }
+    return (await (await fetch(`${server.baseUrl}/api/antibot/tasks/${created.task_id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as Task
+  }
+
+  test("a nonce whose handshake another address made: the task is not judged on it, and says so", async () => {
+    const task = await borrowed(false)
+    expect(task.ip_address).toBe('127.0.0.70')
+    expect(task.results.tls.ja4).toBeNull()
+    expect(task.results.server.evidence).toEqual([])
+    expect(task.results.server.evidence_elsewhere!.map((e) => `${e.kind} ${e.address}`)).toEqual(['tls 127.0.0.71', 'http1 127.0.0.71'])
+    expect(task.results.handshake.tested).toBe(false)
+    expect(task.results.handshake.reason).toContain('came from 127.0.0.71, not from this client')
+    expect(task.results.checks.find((c) => c.id === 'listener-address')).toMatchObject({ verdict: 'warn', observed: { submitter: '127.0.0.70', setAside: ['tls from 127.0.0.71', 'http1 from 127.0.0.71'] } })
+  }, 30_000)
+
+  test("with its own handshake as well, the task is judged on that one, and the other is reported", async () => {
+    const task = await borrowed(true)
+    expect(task.results.tls.ja4).toMatch(/^t13/)
+    expect(task.results.server.evidence.map((e) => e.kind)).toEqual(['tls', 'http2'])
+    expect(task.results.handshake.tested).toBe(true)
+    expect(task.results.checks.find((c) => c.id === 'listener-address')?.verdict).toBe('warn')
+  }, 30_000)
+
+  test("a page judged on its own connection passes listener-address", async () => {
+    const task = await taskFrom(server, key, server.tlsUrl!, '--http2')
+    expect(task.results.server.evidence_elsewhere).toBeUndefined()
+    expect(task.results.checks.find((c) => c.id === 'listener-address')).toMatchObject({ verdict: 'pass', observed: '2 records from 127.0.0.1' })
+  }, 30_000)
+
   test('a page over plain HTTP from a client that fetched no evidence: the handshake is not tested, and the result says so', async () => {
     const task = await taskFrom(server, key, server.baseUrl, '--http1.1')
     expect(task.results.server.evidence).toEqual([])
@@ -139,3 +180,42 @@ describe('behind a trusted proxy, and switched off', () => {
     }
   }, 90_000)
 })
+
+describe('the HTTP/2 front of the service (issue 24)', () => {
+  let server: RunningServer
+  beforeAll(async () => {
+    server = await startServer({ LOG_REQUESTS: 'true' })
+  }, 90_000)
+  afterAll(async () => server?.stop())
+  const port = () => Number(new URL(server.tlsUrl!).port)
+  const get = (path: string): Array<[string, string]> => [[':method', 'GET'], [':scheme', 'https'], [':authority', `127.0.0.1:${port()}`], [':path', path]]
+  const logged = (path: string) => server.output().split('\n').filter((l) => l.includes(` ${path} `)).length
+
+  test('300 HEADERS+RST_STREAM pairs for a tool page: GOAWAY ENHANCE_YOUR_CALM, no page rendered; the next connection is served', async () => {
+    const pairs = Array.from({ length: 300 }, (_, i) => concatBytes([headerFrames(1 + 2 * i, literalBlock(get('/tools/bot-detector?flood')), true), rstStream(1 + 2 * i)]))
+    const r = await rawH2(port(), concatBytes(pairs))
+    expect(goawayCode(r.frames)).toBe(ENHANCE_YOUR_CALM)
+    await Bun.sleep(300)
+    expect(logged('/tools/bot-detector?flood')).toBe(0)
+    expect(await curl(['--http2', '-o', '/dev/null', '-w', '%{http_code}', `${server.tlsUrl}/tools/bot-detector?after`])).toBe('200')
+    await Bun.sleep(300)
+    // The log does show the pages it renders.
+    expect(logged('/tools/bot-detector?after')).toBe(1)
+  }, 30_000)
+
+  test('a task POST with 62 headers of 1 KB: refused over HTTP/2 (a stream error) as over HTTP/1.1 (431); nothing stored', async () => {
+    const headers = Array.from({ length: 62 }, (_, i) => ['-H', `X-Filler-${i}: ${'a'.repeat(1000)}`]).flat()
+    // curl exits non-zero on the stream error (92): its status and exit code, either way.
+    const post = (http: string) =>
+      new Promise<string>((resolve) =>
+        execFile('curl', ['-sk', '-m', '20', http, '-o', '/dev/null', '-w', '%{http_code}', '-X', 'POST', ...headers, '-H', 'content-type: application/json', '-d', '{"tool":"http-headers","results":{}}', `${server.tlsUrl}/api/antibot/tasks?big`], (err, stdout) =>
+          resolve(`${stdout} ${err ? (err as { code?: number }).code : 0}`),
+        ),
+      )
+    expect(await post('--http2')).toBe('000 92')
+    expect(await post('--http1.1')).toBe('431 0')
+    await Bun.sleep(300)
+    expect(logged('/api/antibot/tasks?big')).toBe(0)
+  }, 30_000)
+})
+

@@ -172,7 +172,8 @@ for (const driver of testDrivers()) {
         ],
         bare_line_feeds: false,
       }
-      expect(await recordEvidence(database.db, { nonce, kind: 'http1', data: http1, now: new Date('2026-11-15T12:00:00Z') })).toBe(true)
+      // Filed as the submitting client's: in-process, without a socket, its address is `unknown`.
+      expect(await recordEvidence(database.db, { nonce, kind: 'http1', data: http1, now: new Date('2026-11-15T12:00:00Z'), clientIp: 'unknown' })).toBe(true)
       const res = await app.handle(new Request(`${BASE}/api/antibot/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tool: 'http-headers', results: {}, nonce }) }))
       expect(res.status).toBe(201)
       const id = ((await res.json()) as { task_id: string }).task_id

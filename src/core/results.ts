@@ -5,7 +5,7 @@
 import { Type, TypeGuard, type TSchema } from '@sinclair/typebox'
 import { CheckSchema, SummarySchema } from './scoring'
 import { ConsistencySchema } from './consistency'
-import { EvidenceItemSchema } from './tools/observation'
+import { ElsewhereSchema, EvidenceItemSchema } from './tools/observation'
 import type { ToolId } from '../../common/tools'
 
 export { SummarySchema as Summary } from './scoring'
@@ -39,6 +39,11 @@ export const ServerEvidenceSchema = Type.Object(
     evidence_dropped: Type.Optional(
       Type.Record(Type.String(), Type.Integer({ minimum: 1 }), {
         description: 'Observations per evidence kind the listeners saw for this page beyond the caps (items per kind, bytes per item; docs/listeners.md): counted, not kept. Absent when nothing was dropped.',
+      }),
+    ),
+    evidence_elsewhere: Type.Optional(
+      Type.Array(ElsewhereSchema(), {
+        description: "The HTTPS listener's records (tls, http2, http1) filed under this page's nonce from another client address than the submitting request's (for IPv6 another /64): not in `evidence` and not judged, since they describe someone else's connection (the check `listener-address` says so; docs/listeners.md). Absent when there were none.",
       }),
     ),
   },

@@ -142,6 +142,6 @@ export function capEvidence<T extends { kind: string; data: unknown }>(items: re
  * e.g. dns-leak's resolvers) and the request's headers. Measured by
  * tests/listeners/evidence-caps.test.ts, which floods every listener for one nonce of each tool
  * that reads them (58–67 KB) and files the largest records of every kind beyond every cap
- * (86–94 KB). What the body brings (up to MAX_TASK_BODY_BYTES, 64 KiB) comes on top.
+ * (86–95 KB). What the body brings (up to MAX_TASK_BODY_BYTES, 64 KiB) comes on top.
  */
 export const MAX_TASK_RESULTS_BYTES = MAX_EVIDENCE_BYTES + 52 * 1024

@@ -73,6 +73,8 @@ describe('evidence records', () => {
 
   test('h2 frames: preface is SETTINGS + ACK; the response is HEADERS, DATA with END_STREAM, GOAWAY', () => {
     expect(Array.from(h2ServerPreface())).toEqual([0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 4, 1, 0, 0, 0, 0])
+    // MAX_CONCURRENT_STREAMS 100 and MAX_HEADER_LIST_SIZE 16384 (RFC 9113 §6.5.2), then the ACK.
+    expect(Array.from(h2ServerPreface([[3, 100], [6, 16384]]))).toEqual([0, 0, 12, 4, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 100, 0, 6, 0, 0, 0x40, 0, 0, 0, 0, 4, 1, 0, 0, 0, 0])
     const bytes = h2Response(1, 200, [], '{}')
     const frames: Array<[number, number, number, number]> = []
     for (let p = 0; p < bytes.length; ) {

@@ -181,8 +181,8 @@ export function http1Response(status: number, reason: string, headers: Array<[st
   return concatBytes([enc.encode(lines.join('\r\n')), b])
 }
 
-// HTTP/2 server side (RFC 9113), just enough for one response: our SETTINGS (none changed from
-// the defaults), the ACK of the client's, HEADERS and DATA on the request's stream, GOAWAY.
+// HTTP/2 server side (RFC 9113), just enough for one response: our SETTINGS (the listener's
+// limits), the ACK of the client's, HEADERS and DATA on the request's stream, GOAWAY.
 
 function frame(type: number, flags: number, streamId: number, payload: Uint8Array): Uint8Array {
   const w = new ByteWriter()
@@ -225,9 +225,11 @@ export function hpackEncode(status: number, headers: Array<[string, string]>): U
   return w.finish()
 }
 
-/** The server preface (an empty SETTINGS frame) and the ACK of the client's SETTINGS. */
-export function h2ServerPreface(): Uint8Array {
-  return concatBytes([frame(H2_FRAME.settings, 0, 0, new Uint8Array(0)), frame(H2_FRAME.settings, 0x1, 0, new Uint8Array(0))])
+/** The server preface (a SETTINGS frame with these [id, value] entries) and the ACK of the client's SETTINGS. */
+export function h2ServerPreface(settings: ReadonlyArray<readonly [number, number]> = []): Uint8Array {
+  const w = new ByteWriter()
+  for (const [id, value] of settings) w.u16(id).u32(value)
+  return concatBytes([frame(H2_FRAME.settings, 0, 0, w.finish()), frame(H2_FRAME.settings, 0x1, 0, new Uint8Array(0))])
 }
 
 /** HEADERS (END_HEADERS) and DATA (END_STREAM) on one stream, then GOAWAY naming it as the last. */

@@ -40,12 +40,14 @@ export async function observeSubmission(
   const { nonce, tool } = (args.body ?? {}) as { nonce?: unknown; tool?: unknown }
   if (nonce === undefined) return withProxy({ ...base, nonce: 'missing' })
   if (!isNonce(nonce) || typeof tool !== 'string') return withProxy({ ...base, nonce: 'unknown' })
-  const read = await readNonce(db, { nonce, tool, now: args.now })
+  // Judged only on the listener records of this client's own connections (src/evidence/binding.ts).
+  const read = await readNonce(db, { nonce, tool, now: args.now, client: base.ip })
   // The page asks for its report after it has submitted: its nonce is used by then, and that
   // is the normal case for a report.
   const state = args.purpose === 'report' && read.state === 'used' ? 'valid' : read.state
   const dropped = Object.keys(read.dropped).length ? { evidenceDropped: read.dropped } : {}
-  return withProxy({ ...base, nonce: state, evidence: withoutCredentials(read.evidence), ...dropped })
+  const elsewhere = read.elsewhere.length ? { evidenceElsewhere: read.elsewhere } : {}
+  return withProxy({ ...base, nonce: state, evidence: withoutCredentials(read.evidence), ...dropped, ...elsewhere })
 }
 
 /**

@@ -45,19 +45,22 @@ export function toolsPages(deps: AppDeps) {
   if (deps.evidence?.dnsZone !== undefined) listenerData['data-dns-zone'] = deps.evidence.dnsZone
   return new Elysia({ name: 'tools-pages' })
     .get('/', async () => new Response(await IndexPage({ assets }), { headers: HTML }))
-    .get('/tools/:tool', async ({ params, request }) => {
+    .get('/tools/:tool', async ({ params, request, server }) => {
       const tool = TOOLS.find((t) => t.id === params.tool)
       if (!tool) {
         return new Response(await NotFoundPage({ assets, path: new URL(request.url).pathname }), { status: 404, headers: HTML })
       }
       // Every render issues a single-use nonce (stored, so any instance and any listener can
       // check it) and a TURN password for it.
+      // The page load's address goes with it: the HTTPS listener's records from other networks
+      // are capped apart (src/evidence/binding.ts).
       const nonce = generateNonce(random)
       const turnSecret = randomBase62(random, 24)
-      await issueNonce(db, { nonce, tool: tool.id, turnSecret, now: clock(), ttlSeconds: NONCE_TTL_SECONDS })
+      const clientIp = requestClientIp(server, request, trustedProxies)
+      await issueNonce(db, { nonce, tool: tool.id, turnSecret, now: clock(), ttlSeconds: NONCE_TTL_SECONDS, clientIp })
       // Loaded over the HTTPS listener: the handshake and HTTP/2 frames of this very connection
       // go under the nonce now, so the page needs no second connection to be judged on them.
-      await fileListenerEvidence(db, request, nonce, clock())
+      await fileListenerEvidence(db, request, nonce, clock(), clientIp)
       const page = await ToolPage({ tool, assets, script: scripts.get(tool.id)!, pageData: { 'data-nonce': nonce, 'data-turn-secret': turnSecret, ...listenerData }, credits: IP_DATA_TOOLS.has(tool.id) ? IP_DATA_ATTRIBUTIONS : [] })
       return new Response(page, {
         headers: {

@@ -46,14 +46,16 @@ export function listenerPeer(request: Request): string | undefined {
 }
 
 /**
- * Files records under a nonce, one by one (each kind is capped per nonce: db/nonces.ts).
- * `recorded`: every record was stored; `live`: the nonce exists and has not expired.
+ * Files records under a nonce, one by one (each kind is capped per nonce: db/nonces.ts), with
+ * the address of the client whose connection they describe (`clientIp`: the socket peer, or
+ * what a trusted proxy forwarded). `recorded`: every record was stored; `live`: the nonce
+ * exists and has not expired.
  */
-export async function fileRecords(db: Db, nonce: string, records: ConnectionRecords, now: Date): Promise<{ recorded: boolean; live: boolean }> {
+export async function fileRecords(db: Db, nonce: string, records: ConnectionRecords, now: Date, clientIp: string): Promise<{ recorded: boolean; live: boolean }> {
   let recorded = true
   let live = false
   for (const [kind, data] of records) {
-    const outcome = await fileEvidence(db, { nonce, kind, data, now })
+    const outcome = await fileEvidence(db, { nonce, kind, data, now, clientIp })
     recorded &&= outcome === 'filed'
     live ||= outcome !== 'no-nonce'
   }
@@ -62,11 +64,12 @@ export async function fileRecords(db: Db, nonce: string, records: ConnectionReco
 
 /**
  * For a tool page served over the HTTPS listener: files the page connection's evidence under
- * the nonce just issued for it. Does nothing for a request that came over plain HTTP.
+ * the nonce just issued for it, as the client's at `clientIp` (the page request's client
+ * address). Does nothing for a request that came over plain HTTP.
  */
-export async function fileListenerEvidence(db: Db, request: Request, nonce: string, now: Date): Promise<void> {
+export async function fileListenerEvidence(db: Db, request: Request, nonce: string, now: Date, clientIp: string): Promise<void> {
   const info = byRequest.get(request)
   if (!info || info.filed.has(nonce)) return
   info.filed.add(nonce)
-  await fileRecords(db, nonce, await info.records(), now)
+  await fileRecords(db, nonce, await info.records(), now, clientIp)
 }

@@ -59,7 +59,7 @@ async function nonceFor(db: TestDatabase): Promise<string> {
 }
 
 async function dnsEvidence(db: TestDatabase, nonce: string): Promise<DnsQueryEvidence[]> {
-  const r = await readNonce(db.db, { nonce, tool: 'dns-leak', now: NOW })
+  const r = await readNonce(db.db, { nonce, tool: 'dns-leak', now: NOW, client: '127.0.0.1' })
   return r.evidence.filter((e) => e.kind === 'dns').map((e) => e.data as DnsQueryEvidence)
 }
 

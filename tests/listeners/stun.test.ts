@@ -88,7 +88,7 @@ for (const driver of testDrivers()) {
       await issueNonce(db.db, { nonce, tool: 'webrtc-leak', turnSecret: 'page-turn-secret', now: now(), ttlSeconds: 600 })
       return { nonce, secret: 'page-turn-secret' }
     }
-    const evidence = async (nonce: string) => (await readNonce(db.db, { nonce, tool: 'webrtc-leak', now: now() })).evidence
+    const evidence = async (nonce: string) => (await readNonce(db.db, { nonce, tool: 'webrtc-leak', now: now(), client: '127.0.0.1' })).evidence
 
     test('a Binding request is answered with the source address and port', async () => {
       const c = await client(listener.port)

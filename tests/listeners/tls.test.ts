@@ -145,7 +145,7 @@ for (const driver of testDrivers()) {
       await issueNonce(d.db, { nonce, tool: 'tls-fingerprint', turnSecret: 'x', now: now(), ttlSeconds: 600 })
       return nonce
     }
-    const evidence = async (nonce: string) => (await readNonce(d.db, { nonce, tool: 'tls-fingerprint', now: now() })).evidence
+    const evidence = async (nonce: string) => (await readNonce(d.db, { nonce, tool: 'tls-fingerprint', now: now(), client: '127.0.0.1' })).evidence
 
     test('makes a self-signed certificate in DATA_DIR/tls and reuses it on the next start', async () => {
       const cert = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8')

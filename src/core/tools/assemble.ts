@@ -43,6 +43,8 @@ export function serverEvidence(server: ServerObservation) {
     evidence: server.evidence ?? [],
     // What the listeners saw beyond the evidence caps (src/evidence/caps.ts): counted, not kept.
     ...(server.evidenceDropped && Object.keys(server.evidenceDropped).length ? { evidence_dropped: server.evidenceDropped } : {}),
+    // The HTTPS listener's records of other clients under this nonce: set aside, not judged.
+    ...(server.evidenceElsewhere?.length ? { evidence_elsewhere: server.evidenceElsewhere } : {}),
   }
 }
 

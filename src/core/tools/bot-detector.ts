@@ -26,6 +26,7 @@ import { defaultViewport } from '../../checks/default-viewport'
 import { engineVsUa, evalToString } from '../../checks/engine-vs-ua'
 import { automationGlobals, phantomjsTraces, playwrightGlobals, seleniumGlobals } from '../../checks/framework-globals'
 import { headerOrderWire } from '../../checks/header-order-wire'
+import { listenerAddress } from '../../checks/listener-address'
 import { animationFrames, headlessScreen, pointingDevice } from '../../checks/headless-display'
 import { headlessBrands, headlessUa, headlessUaHeader, headlessWorkerUa } from '../../checks/headless-markers'
 import { navigationRateLimit } from '../../checks/history-flood'
@@ -116,6 +117,7 @@ export const botDetector = defineTool({
     [tlsFingerprintFamily, 40],
     [http2FingerprintFamily, 30],
     [headerOrderWire, 25],
+    [listenerAddress, 10],
     [datacenterIp, 20],
   ],
   addSections(s, { checks, labels }, server) {

@@ -19,6 +19,7 @@ import { acceptEncoding, browserHeadersPresent, secFetch } from '../../checks/br
 import { hintsFromHeaders, secChUaVsNavigator, uaVsClientHints } from '../../checks/client-hints'
 import { HIGH_ENTROPY_HEADERS, highEntropyHints } from '../../checks/high-entropy-hints'
 import { languagesPresent } from '../../checks/languages-present'
+import { listenerAddress } from '../../checks/listener-address'
 import { dntHeader, gpcHeader } from '../../checks/privacy-headers'
 import { automationHeaders, uaAutomation } from '../../checks/request-tools'
 import { uaHeaderVsNavigator } from '../../checks/ua-header'
@@ -81,6 +82,7 @@ export const httpHeaders = defineTool({
     [automationHeaders, 30],
     [dntHeader, 10],
     [gpcHeader, 10],
+    [listenerAddress, 10],
   ],
   addSections(_, { checks }, server) {
     const claimed = parseUserAgent(server.userAgent)

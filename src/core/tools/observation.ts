@@ -14,6 +14,15 @@ export function EvidenceItemSchema() {
   })
 }
 
+/** A record of the HTTPS listener filed under the page's nonce by another client than the submitting one. */
+export function ElsewhereSchema() {
+  return Type.Object({
+    kind: Type.String({ description: '`tls`, `http2` or `http1`.' }),
+    address: Type.Union([Type.String(), Type.Null()], { description: 'The client address the record was filed from (null: filed before addresses were kept).' }),
+    observedAt: Type.String(),
+  })
+}
+
 export const ServerObservationSchema = Type.Object({
   ip: Type.String({ description: 'Client address (socket peer, or X-Forwarded-For from trusted proxies).' }),
   userAgent: Type.String(),
@@ -42,6 +51,12 @@ export const ServerObservationSchema = Type.Object({
    * src/evidence/caps.ts (items per kind, bytes per item). Absent when nothing was dropped.
    */
   evidenceDropped: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 1 }))),
+  /**
+   * The HTTPS listener's records under this page's nonce that came from another client than the
+   * submitting one (another address; for IPv6 another /64): set aside, not in `evidence`, not
+   * judged (src/evidence/binding.ts). Absent when there were none.
+   */
+  evidenceElsewhere: Type.Optional(Type.Array(ElsewhereSchema())),
 })
 
 /** The observations of one kind, listeners' first, then a proxy's. */

@@ -19,6 +19,7 @@ import { hintsFromHeaders } from '../../checks/client-hints'
 import { ja3, ja4, tlsParameters } from '../../checks/client-hello'
 import { nextHopProtocol, transportTls } from '../../checks/connection-protocol'
 import { engineApis } from '../../checks/engine-apis'
+import { listenerAddress } from '../../checks/listener-address'
 import { claimText, http2FingerprintFamily } from '../../checks/tls-match'
 import { tlsEvidenceOf } from '../../checks/tls-views'
 import { FAMILY_NAME, http2Family, tlsFamily } from '../tls-families'
@@ -96,6 +97,7 @@ export const tlsFingerprint = defineTool({
     [ja3, 40],
     [tlsParameters, 30],
     [http2FingerprintFamily, 40],
+    [listenerAddress, 10],
   ],
   addSections(s, { checks }, server) {
     const claimed = parseUserAgent(server.userAgent)
@@ -169,6 +171,9 @@ export const tlsFingerprint = defineTool({
  */
 function handshakeStatus(tested: boolean, probe: TlsFingerprintSignals['evidence'], server: ServerObservation): { tested: boolean; reason: string | null; httpsUrl: string | null } {
   if (tested) return { tested, reason: null, httpsUrl: null }
+  // Records another client filed under this nonce are not this client's handshake (src/evidence/binding.ts).
+  const elsewhere = [...new Set((server.evidenceElsewhere ?? []).map((e) => e.address ?? 'an unknown address'))]
+  if (elsewhere.length) return { tested, reason: `the HTTPS listener's records under the page's nonce came from ${elsewhere.join(', ')}, not from this client's address ${server.ip}, so they are not judged`, httpsUrl: null }
   if (!probe.ok) {
     // A client without JavaScript (src/core/tools/assemble.ts NOT_SENT).
     if (probe.error.message.startsWith('not sent')) return { tested, reason: "nothing of this client's handshake is filed under the page's nonce: load the page from the service's HTTPS listener, or fetch /evidence/<nonce> on it with the same client", httpsUrl: null }

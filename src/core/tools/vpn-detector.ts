@@ -18,6 +18,7 @@ import { acceptLanguageVsLanguages } from '../../checks/accept-language-header'
 import { httpAddress } from '../../checks/http-address'
 import { languagesVsIpCountry, zoneVsIpCountry } from '../../checks/ip-country-fit'
 import { datacenterAsn } from '../../checks/ip-network'
+import { listenerAddress } from '../../checks/listener-address'
 import { proxyHeaders } from '../../checks/proxy-headers'
 import { resolverNetwork } from '../../checks/resolver-network'
 import { inPageRtt, rttVsTcpHandshake } from '../../checks/round-trips'
@@ -93,6 +94,7 @@ export const vpnDetector = defineTool({
     [languagesVsIpCountry, 10],
     [datacenterAsn, 50],
     [resolverNetwork, 20],
+    [listenerAddress, 10],
   ],
   addSections(s, judged, server, ctx) {
     const ice = signalValue(s.ice)

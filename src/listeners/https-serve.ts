@@ -1,0 +1,249 @@
+// A connection of the HTTPS listener handed to the app (src/listeners/tls.ts): a node:http2 (or
+// node:http) server of its own serves it, with the bytes already read for the fingerprint fed
+// back, and every request on it becomes a fetch Request for the app. Each Request is registered
+// with its connection's peer address and evidence (https-requests.ts), so the client address is
+// the real peer's and a tool page rendered on it files its own connection's handshake under its
+// nonce. `/evidence/<nonce>` on such a connection files that connection's records (once per
+// nonce) as the client's whose address the request shows.
+//
+// HTTP/2 is served within the limits of h2-guard.ts: advertised stream and header-list limits,
+// and a budget of client resets past which the connection gets GOAWAY ENHANCE_YOUR_CALM. A
+// request runs only once the read it came in has been taken in whole, so a stream the client
+// reset right away, or one on a connection past its budget, never reaches the app.
+
+import { once } from 'node:events'
+import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2'
+import type { TLSSocket } from 'node:tls'
+import type { H2ClientStart } from '../evidence/http2'
+import { evidenceNonce, http2Record, rttRecord, type Http1Record, type Http2Record, type TlsRecord } from '../evidence/tls-records'
+import { ENHANCE_YOUR_CALM, h2ServerOptions, RESET_BURST, resetWatcher } from './h2-guard'
+import { fileRecords, registerListenerRequest, type ConnectionRecords } from './https-requests'
+import { connectionClient, EVIDENCE_RESPONSE_HEADERS, evidenceAnswer, type Connection, type FetchHandler, type TlsListenerDeps } from './tls-connection'
+import { sessionPings } from './tls-pings'
+
+export interface ServeOptions {
+  deps: TlsListenerDeps
+  /** The app, once `serve(handler)` was called; until then requests get 404. */
+  handler(): FetchHandler | null
+  /** A served connection without traffic for this long is closed. */
+  idleMs: number
+  /** Largest request body handed to the app. */
+  maxBody: number
+}
+
+/** Headers HTTP/2 forbids (RFC 9113 §8.2.2); node:http2 refuses to send them. */
+const H2_CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'])
+
+/** How long a connection past its reset budget has to read the GOAWAY before it is closed. */
+const GOAWAY_GRACE_MS = 100
+
+/** The connection-wide state of a served connection. */
+interface Served {
+  conn: Connection
+  filed: Set<string>
+}
+
+/**
+ * Hands the connection over: no more deadline, an idle timeout instead; the socket is paused
+ * (the bytes read so far are fed back once the server listens to it).
+ */
+function handOff(o: ServeOptions, conn: Connection, tls: TLSSocket): void {
+  clearTimeout(conn.timer)
+  tls.pause()
+  conn.raw.setTimeout(o.idleMs, () => conn.raw.destroy())
+}
+
+/**
+ * A node:http2 server of this connection's own serves it. The bytes read for the fingerprint
+ * are given back with `emit('data')` once the server listens: Bun's node:http2 reads the socket
+ * through its 'data' events, and `unshift` before the hand-over loses them (tested).
+ */
+export function serveH2(o: ServeOptions, conn: Connection, tls: TLSSocket, record: TlsRecord, start: H2ClientStart, buffered: Buffer): void {
+  handOff(o, conn, tls)
+  const base = http2Record(start)
+  let pings: Promise<number[]> = Promise.resolve([])
+  const served: Served = { conn, filed: new Set() }
+  const server = createHttp2Server(h2ServerOptions())
+  const resets = resetWatcher()
+  let session: Http2Session | null = null
+  // Before node:http2's own listener: the count is up to date when its events for a read fire.
+  tls.on('data', (chunk: Buffer) => {
+    if (resets.tripped || !resets.push(chunk)) return
+    o.deps.log?.(`tls listener: ${conn.peer} reset more than ${RESET_BURST} streams at once: GOAWAY ENHANCE_YOUR_CALM`)
+    // Once node:http2 has taken in this read (its requests are dropped: see 'request' below).
+    setImmediate(() => {
+      try {
+        session?.goaway(ENHANCE_YOUR_CALM)
+      } catch {}
+      setTimeout(() => conn.raw.destroy(), GOAWAY_GRACE_MS)
+    })
+  })
+  server.on('session', (s: Http2Session) => {
+    session = s
+    pings = sessionPings(s)
+    s.on('error', () => conn.raw.destroy())
+  })
+  // Whatever goes wrong on one connection ends that connection, never the process.
+  server.on('error', () => conn.raw.destroy())
+  server.on('sessionError', () => conn.raw.destroy())
+  server.on('request', (req: Http2ServerRequest, res: Http2ServerResponse) => {
+    const streamId = (req.stream as { id?: number } | undefined)?.id
+    const records = async (): Promise<ConnectionRecords> => {
+      const rtt = rttRecord(conn.tcpRttMicros, await pings, 'h2')
+      // The first request's header order is the one parsed off the wire; later ones come
+      // from node:http2's rawHeaders, which keep the order they were sent in.
+      const own: Http2Record = streamId === start.headers.streamId ? base : { ...base, header_order: rawNames(req.rawHeaders).filter((n) => !n.startsWith(':')), path: req.url, user_agent: firstHeader(req.headers['user-agent']) ?? null }
+      return [
+        ['tls', record],
+        ['http2', { ...own, rtt }],
+      ]
+    }
+    // After the rest of this read: a RST_STREAM right behind the HEADERS has been seen by then.
+    setImmediate(() => {
+      const stream = req.stream as { destroyed?: boolean; closed?: boolean } | undefined
+      if (resets.tripped || stream?.destroyed || stream?.closed) return
+      void handle(o, req, res, { h2: true, served, records })
+    })
+  })
+  server.emit('connection', tls)
+  tls.emit('data', buffered)
+  tls.resume()
+}
+
+export function serveH1(o: ServeOptions, conn: Connection, tls: TLSSocket, record: TlsRecord, first: Http1Record, buffered: Buffer): void {
+  handOff(o, conn, tls)
+  const served: Served = { conn, filed: new Set() }
+  let count = 0
+  const server = createHttp1Server((req, res) => {
+    const own: Http1Record =
+      count++ === 0 ? first : { version: `HTTP/${req.httpVersion}`, method: req.method ?? '', path: req.url ?? '', headers: pairs(req.rawHeaders), bare_line_feeds: false, rtt: first.rtt }
+    void handle(o, req, res, {
+      h2: false,
+      served,
+      records: async () => [
+        ['tls', record],
+        ['http1', own],
+      ],
+    })
+  })
+  server.on('error', () => conn.raw.destroy())
+  server.emit('connection', tls)
+  tls.emit('data', buffered)
+  tls.resume()
+}
+
+/** One request of a served connection: to a fetch Request, through the app, and back. */
+async function handle(o: ServeOptions, req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse, c: { h2: boolean; served: Served; records: () => Promise<ConnectionRecords> }): Promise<void> {
+  const { deps } = o
+  try {
+    const path = req.url ?? ''
+    const nonce = evidenceNonce(path)
+    if (nonce) {
+      // The page's fetch of its evidence URL, on a connection it reused.
+      const records = await c.records()
+      let status = 200
+      let recorded = true
+      if (!c.served.filed.has(nonce)) {
+        const client = connectionClient(c.served.conn.peer, xff(req), deps.trustedProxies)
+        const filed = await fileRecords(deps.db, nonce, records, deps.clock(), client)
+        if (filed.live) c.served.filed.add(nonce)
+        status = filed.live ? 200 : 404
+        recorded = filed.recorded
+      }
+      return await writeResponse(res, new Response(evidenceAnswer(records, status === 200 && recorded), { status, headers: EVIDENCE_RESPONSE_HEADERS }), req.method === 'HEAD', c.h2)
+    }
+    const handler = o.handler()
+    // An evidence-only listener (no app to serve, as in the listener's own tests): 404.
+    if (!handler) return await writeResponse(res, new Response('{"recorded":false}', { status: 404, headers: EVIDENCE_RESPONSE_HEADERS }), req.method === 'HEAD', c.h2)
+    const request = await toRequest(o, req, c.h2)
+    if (request instanceof Response) return await writeResponse(res, request, false, c.h2)
+    registerListenerRequest(request, { peer: c.served.conn.peer, filed: c.served.filed, records: c.records })
+    const response = await handler(request)
+    await writeResponse(res, response, req.method === 'HEAD', c.h2)
+  } catch (e) {
+    deps.log?.(`tls listener: request failed: ${e instanceof Error ? e.message : String(e)}`)
+    const out = res as ServerResponse
+    if (!out.headersSent) out.writeHead(500, { 'content-type': 'text/plain' })
+    out.end()
+  }
+}
+
+/** The node request as a fetch Request (https URL from :authority or Host), or the error Response. */
+async function toRequest(o: ServeOptions, req: IncomingMessage | Http2ServerRequest, h2: boolean): Promise<Request | Response> {
+  const text = (status: number, message: string) => new Response(`${message}\n`, { status, headers: { 'content-type': 'text/plain' } })
+  const authority = (h2 ? firstHeader(req.headers[':authority']) : undefined) ?? firstHeader(req.headers.host)
+  const target = req.url ?? ''
+  if (!authority || !/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(authority)) return text(400, 'Bad Request: no valid Host or :authority.')
+  if (!target.startsWith('/')) return text(400, 'Bad Request: the request target must be a path.')
+  const headers = new Headers()
+  for (const [name, value] of pairs(req.rawHeaders)) {
+    if (name.startsWith(':')) continue
+    try {
+      headers.append(name, value)
+    } catch {
+      return text(400, 'Bad Request: a header cannot be read.')
+    }
+  }
+  if (!headers.has('host')) headers.set('host', authority)
+  const method = req.method ?? 'GET'
+  let body: Buffer | undefined
+  if (method !== 'GET' && method !== 'HEAD') {
+    const declared = Number(firstHeader(req.headers['content-length']) ?? 0)
+    if (declared > o.maxBody) return text(413, 'Payload Too Large.')
+    const chunks: Buffer[] = []
+    let size = 0
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length
+      if (size > o.maxBody) return text(413, 'Payload Too Large.')
+      chunks.push(chunk)
+    }
+    body = Buffer.concat(chunks)
+  }
+  return new Request(`https://${authority}${target}`, { method, headers, ...(body ? { body: new Uint8Array(body) } : {}) })
+}
+
+async function writeResponse(to: ServerResponse | Http2ServerResponse, response: Response, head: boolean, h2: boolean): Promise<void> {
+  // The compatibility API of node:http2 has the same calls as node:http's.
+  const res = to as ServerResponse
+  const headers: Record<string, string | string[]> = {}
+  response.headers.forEach((value, name) => {
+    if (name === 'set-cookie' || (h2 && H2_CONNECTION_HEADERS.has(name))) return
+    headers[name] = value
+  })
+  const cookies = response.headers.getSetCookie()
+  if (cookies.length) headers['set-cookie'] = cookies
+  res.writeHead(response.status, headers)
+  if (head || !response.body) {
+    await response.body?.cancel()
+    res.end()
+    return
+  }
+  const reader = response.body.getReader()
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    if (res.destroyed) return void (await reader.cancel())
+    if (!res.write(r.value)) await Promise.race([once(res, 'drain'), once(res, 'close')])
+  }
+  res.end()
+}
+
+/** X-Forwarded-For of a node request, several lines joined. */
+function xff(req: IncomingMessage | Http2ServerRequest): string | null {
+  const v = req.headers['x-forwarded-for']
+  return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v
+}
+
+/** node's flat rawHeaders as [name, value] pairs, names as sent. */
+function pairs(raw: readonly string[]): Array<[string, string]> {
+  const out: Array<[string, string]> = []
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!])
+  return out
+}
+
+function rawNames(raw: readonly string[]): string[] {
+  return pairs(raw).map(([n]) => n.toLowerCase())
+}
+
+function firstHeader(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v
+}

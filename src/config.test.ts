@@ -17,6 +17,7 @@ describe('parseConfig', () => {
       taskRateLimit: undefined,
       taskMissLimit: { max: 100, windowSeconds: 600 },
       taskRetentionDays: undefined,
+      pageNonceLimit: 50,
       ipTruncate: false,
       maxKeysPerAccount: 20,
       signingKeySecret: undefined,
@@ -51,8 +52,9 @@ describe('parseConfig', () => {
   })
 
   test('reads the abuse, retention and privacy settings', () => {
-    const c = parseConfig({ TASK_RATE_LIMIT: '120/60', TASK_MISS_LIMIT: '10/30', TASK_RETENTION_DAYS: '90', IP_TRUNCATE: 'true', DB_CONNECT_TIMEOUT_MS: '1500', DB_STATEMENT_TIMEOUT_MS: '2000' })
+    const c = parseConfig({ TASK_RATE_LIMIT: '120/60', TASK_MISS_LIMIT: '10/30', TASK_RETENTION_DAYS: '90', IP_TRUNCATE: 'true', DB_CONNECT_TIMEOUT_MS: '1500', DB_STATEMENT_TIMEOUT_MS: '2000', PAGE_NONCE_LIMIT: '200' })
     expect(c).toMatchObject({
+      pageNonceLimit: 200,
       taskRateLimit: { max: 120, windowSeconds: 60 },
       taskMissLimit: { max: 10, windowSeconds: 30 },
       taskRetentionDays: 90,

@@ -7,6 +7,7 @@ import { parseTrustedProxies, type Cidr } from './core/ip'
 import { DEFAULT_MISS_LIMIT, parseWindowPolicy, type WindowPolicy } from './core/fixed-window'
 import { parseProxyHeaderMap, type ProxyHeaderMap } from './evidence/proxy-fingerprints'
 import { DEFAULT_MAX_KEYS_PER_ACCOUNT } from './core/account-input'
+import { DEFAULT_PAGE_NONCE_LIMIT } from './core/nonce'
 
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -22,6 +23,7 @@ const EnvSchema = Type.Object({
   TASK_RATE_LIMIT: Type.Optional(Type.String()),
   TASK_MISS_LIMIT: Type.String({ default: `${DEFAULT_MISS_LIMIT.max}/${DEFAULT_MISS_LIMIT.windowSeconds}` }),
   TASK_RETENTION_DAYS: Type.Optional(Type.Integer({ minimum: 1, maximum: 36_500 })),
+  PAGE_NONCE_LIMIT: Type.Integer({ minimum: 1, maximum: 100_000, default: DEFAULT_PAGE_NONCE_LIMIT }),
   IP_TRUNCATE: Type.Boolean({ default: false }),
   // The secret the Ed25519 signing key is encrypted with in the database (src/signing-secret.ts).
   SIGNING_KEY_SECRET: Type.Optional(Type.String({ minLength: 32 })),
@@ -79,6 +81,8 @@ export interface Config {
   taskMissLimit: WindowPolicy
   /** Tasks older than this many days are purged; undefined = kept forever. */
   taskRetentionDays: number | undefined
+  /** Never-used page nonces one network (IPv4 address, IPv6 /64) keeps; a new page load replaces the oldest. */
+  pageNonceLimit: number
   /** Store client addresses cut to /24 (IPv4) and /48 (IPv6). */
   ipTruncate: boolean
   /** The signing key's encryption secret, or the file holding it; neither: see src/signing-secret.ts. */
@@ -138,6 +142,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     taskRateLimit,
     taskMissLimit: taskMissLimit!,
     taskRetentionDays: e.TASK_RETENTION_DAYS,
+    pageNonceLimit: e.PAGE_NONCE_LIMIT,
     ipTruncate: e.IP_TRUNCATE,
     signingKeySecret: e.SIGNING_KEY_SECRET,
     signingKeySecretFile: e.SIGNING_KEY_SECRET_FILE,

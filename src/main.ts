@@ -82,6 +82,7 @@ async function main() {
     tlsFingerprintHeaders: config.tlsFingerprintHeaders,
     taskRateLimit: config.taskRateLimit,
     taskMissLimit: config.taskMissLimit,
+    pageNonceLimit: config.pageNonceLimit,
     ipTruncate: config.ipTruncate,
     maxKeysPerAccount: config.maxKeysPerAccount,
     assets,

@@ -108,6 +108,20 @@ describe.each(testDrivers())('accounts over HTTP on %s', (driver) => {
       expect(c.html).toContain('aria-invalid="true"')
     })
 
+    test('refuses a common password (12345678, password) with a clear message: no account, no log-in with it', async () => {
+      for (const password of ['12345678', 'password', 'Password1']) {
+        const address = email('common')
+        const c = await client()
+        await c.get('/signup')
+        const res = await c.post('/signup', { email: address, password })
+        expect(res.status).toBe(422)
+        expect(c.html).toContain('Choose another password: this one is among the most common passwords')
+        expect(c.html).toContain(`value="${address}"`)
+        expect((await rows(db, sql`select 1 from accounts where email = ${address}`)).length).toBe(0)
+        expect((await c.logIn(address, password)).status).toBe(422)
+      }
+    })
+
     /** A sign-up's answer with the email and the form token taken out. */
     async function signUpAnswer(address: string, password: string) {
       const c = await client()

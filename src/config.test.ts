@@ -26,6 +26,7 @@ describe('parseConfig', () => {
       tlsCertFile: undefined,
       tlsKeyFile: undefined,
       tlsFingerprintHeaders: undefined,
+      hstsMaxAge: undefined,
       stunPort: 3478,
       dnsZone: undefined,
       dnsPort: 53,
@@ -69,6 +70,15 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ TASK_MISS_LIMIT: '0/60' })).toThrow(/TASK_MISS_LIMIT/)
     expect(() => parseConfig({ TASK_RETENTION_DAYS: '0' })).toThrow(/TASK_RETENTION_DAYS/)
     expect(() => parseConfig({ TASK_RETENTION_DAYS: '7.5' })).toThrow(/TASK_RETENTION_DAYS/)
+  })
+
+  test('HSTS: a year with a real certificate, off with the self-signed one, or as HSTS_MAX_AGE says', () => {
+    expect(parseConfig({}).hstsMaxAge).toBeUndefined()
+    expect(parseConfig({ TLS_CERT_FILE: '/c.pem', TLS_KEY_FILE: '/k.pem' }).hstsMaxAge).toBe(31_536_000)
+    expect(parseConfig({ TLS_CERT_FILE: '/c.pem', TLS_KEY_FILE: '/k.pem', HSTS_MAX_AGE: 'off' }).hstsMaxAge).toBeUndefined()
+    expect(parseConfig({ HSTS_MAX_AGE: '300' }).hstsMaxAge).toBe(300)
+    expect(parseConfig({ HSTS_MAX_AGE: '0' }).hstsMaxAge).toBe(0)
+    for (const bad of ['-1', '1e6', 'on', '1234567890']) expect(() => parseConfig({ HSTS_MAX_AGE: bad })).toThrow('HSTS_MAX_AGE')
   })
 
   test('reads MAX_KEYS_PER_ACCOUNT: a whole number from 1 to 10000', () => {

@@ -8,6 +8,7 @@ import { DEFAULT_MISS_LIMIT, parseWindowPolicy, type WindowPolicy } from './core
 import { parseProxyHeaderMap, type ProxyHeaderMap } from './evidence/proxy-fingerprints'
 import { DEFAULT_MAX_KEYS_PER_ACCOUNT } from './core/account-input'
 import { DEFAULT_PAGE_NONCE_LIMIT } from './core/nonce'
+import { HSTS_DEFAULT_MAX_AGE } from './http/hsts'
 
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -35,6 +36,9 @@ const EnvSchema = Type.Object({
   TLS_CERT_FILE: Type.Optional(Type.String({ minLength: 1 })),
   TLS_KEY_FILE: Type.Optional(Type.String({ minLength: 1 })),
   TLS_FINGERPRINT_HEADERS: Type.Optional(Type.String({ maxLength: 1000 })),
+  // Strict-Transport-Security on HTTPS responses: seconds, or off. Unset: a year with
+  // TLS_CERT_FILE (a real certificate), off with the self-signed one (src/http/hsts.ts).
+  HSTS_MAX_AGE: Type.Optional(Type.String({ pattern: '^(off|\\d{1,9})$' })),
   STUN_PORT: Type.String({ pattern: '^(off|\\d{1,5})$', default: '3478' }),
   DNS_ZONE: Type.Optional(Type.String({ pattern: '^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}\\.?$' })),
   DNS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 53 }),
@@ -67,6 +71,8 @@ export interface Config {
    * only from TRUSTED_PROXIES peers; undefined = off.
    */
   tlsFingerprintHeaders: ProxyHeaderMap | undefined
+  /** Strict-Transport-Security max-age for HTTPS responses; undefined = no header. */
+  hstsMaxAge: number | undefined
   /** The STUN/TURN listener (UDP); undefined = off. 0 picks a free port. */
   stunPort: number | undefined
   /** The authoritative DNS listener for this zone (dns-leak); undefined = off. */
@@ -151,6 +157,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     tlsCertFile: e.TLS_CERT_FILE,
     tlsKeyFile: e.TLS_KEY_FILE,
     tlsFingerprintHeaders,
+    hstsMaxAge: e.HSTS_MAX_AGE === 'off' ? undefined : e.HSTS_MAX_AGE !== undefined ? Number(e.HSTS_MAX_AGE) : e.TLS_CERT_FILE !== undefined ? HSTS_DEFAULT_MAX_AGE : undefined,
     stunPort: e.STUN_PORT === 'off' ? undefined : Number(e.STUN_PORT),
     dnsZone: e.DNS_ZONE?.replace(/\.$/, '').toLowerCase(),
     dnsPort: e.DNS_PORT,

@@ -92,6 +92,7 @@ async function main() {
     taskRateLimit: config.taskRateLimit,
     taskMissLimit: config.taskMissLimit,
     pageNonceLimit: config.pageNonceLimit,
+    hstsMaxAge: config.hstsMaxAge,
     ipTruncate: config.ipTruncate,
     maxKeysPerAccount: config.maxKeysPerAccount,
     assets,

@@ -83,11 +83,12 @@ describe.each(testDrivers())('accounts over HTTP on %s', (driver) => {
       expect(cookies.find((x) => x.startsWith('antibot_form='))).toContain('Max-Age=0')
     })
 
-    test('the session cookie is Secure when the request came over HTTPS', async () => {
+    test('the session cookie is a Secure __Host- cookie when the request came over HTTPS', async () => {
       const c = new WebClient((await buildTestApp(db)).app, 'https://antibot.example')
       const res = await c.signUp(email('tls'))
       expect(res.status).toBe(303)
-      expect(res.headers.getSetCookie().find((x) => x.startsWith('antibot_session='))).toContain('; Secure')
+      expect(res.headers.getSetCookie().find((x) => x.startsWith('__Host-antibot_session='))).toMatch(/^__Host-antibot_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=1209600; HttpOnly; Secure; SameSite=Lax$/)
+      expect(res.headers.getSetCookie().some((x) => x.startsWith('antibot_session='))).toBe(false)
     })
 
     test('stores only the SHA-256 of the session token', async () => {

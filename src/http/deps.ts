@@ -52,6 +52,11 @@ export interface AppDeps {
   ipTruncate?: boolean | undefined
   /** Keys an account may create on the dashboard (MAX_KEYS_PER_ACCOUNT); DEFAULT_MAX_KEYS_PER_ACCOUNT when omitted. */
   maxKeysPerAccount?: number | undefined
+  /**
+   * Strict-Transport-Security max-age for responses to HTTPS requests (HSTS_MAX_AGE, src/http/hsts.ts);
+   * no header when omitted.
+   */
+  hstsMaxAge?: number | undefined
   /** Where request log lines go; none when omitted. */
   log?: ((line: string) => void) | undefined
 }

@@ -17,19 +17,50 @@ export interface EvidenceItem {
 }
 
 /**
- * `clientIp`: the address the page was loaded from (socket peer, or X-Forwarded-For from a
- * trusted proxy); the HTTPS listener's records from other networks are capped apart.
+ * Stores a page's nonce. `clientIp`: the address the page was loaded from (socket peer, or
+ * X-Forwarded-For from a trusted proxy); the HTTPS listener's records from other networks are
+ * capped apart. With `network` (the hashed network of the client the page is for) and
+ * `maxUnused`, that network keeps at most `maxUnused` nonces that were never used: the oldest
+ * ones beyond it, expired or not, are deleted with their evidence as this one is stored, so a
+ * client that loads pages without running them holds a fixed number of rows whatever it loads,
+ * and the page just rendered always gets a working nonce. An advisory lock on the network makes
+ * issuances of one network take turns across connections and instances, so the bound is exact.
+ * Returns how many nonces were evicted.
  */
-export async function issueNonce(db: Db, args: { nonce: string; tool: string; turnSecret: string; now: Date; ttlSeconds: number; clientIp?: string | null }): Promise<void> {
-  await db.insert(pageNonces).values({
+export async function issueNonce(
+  db: Db,
+  args: { nonce: string; tool: string; turnSecret: string; now: Date; ttlSeconds: number; clientIp?: string | null; network?: string | undefined; maxUnused?: number | undefined },
+): Promise<{ evicted: number }> {
+  const row = {
     nonce: args.nonce,
     tool: args.tool,
     turnSecret: args.turnSecret,
     createdAt: args.now,
     expiresAt: new Date(args.now.getTime() + args.ttlSeconds * 1000),
     clientIp: args.clientIp ?? null,
+    network: args.network ?? null,
+  }
+  const { network, maxUnused } = args
+  if (network === undefined || maxUnused === undefined) {
+    await db.insert(pageNonces).values(row)
+    return { evicted: 0 }
+  }
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${NONCE_NETWORK_LOCK}::int, hashtext(${network}))`)
+    const evicted = await rows<{ nonce: string }>(
+      tx,
+      sql`delete from page_nonces where nonce in (
+            select nonce from page_nonces where network = ${network} and used_at is null
+            order by created_at desc, nonce desc offset ${Math.max(0, maxUnused - 1)}::int)
+          returning nonce`,
+    )
+    await tx.insert(pageNonces).values(row)
+    return { evicted: evicted.length }
   })
 }
+
+/** The first key of the advisory locks issueNonce takes per network (the second is the network's hash). */
+const NONCE_NETWORK_LOCK = 7_202_612
 
 /** What a listener needs to accept traffic for a nonce (e.g. the TURN password); null when unusable. */
 export async function nonceForListener(db: Db, nonce: string, now: Date): Promise<{ tool: string; turnSecret: string } | null> {
@@ -169,11 +200,18 @@ export async function insertTaskUsingNonce(db: Db, task: NewTask, nonce: string)
   return inserted.length > 0
 }
 
-/** Deletes nonces (and their evidence) that expired more than `graceSeconds` ago. */
+/**
+ * Deletes expired nonces with their evidence: one that was never used as soon as it expired
+ * (nothing can use it any more), a used one `graceSeconds` after it expired (its page may
+ * still ask for its report).
+ */
 export async function purgeExpiredNonces(db: Db, now: Date, graceSeconds = 24 * 3600): Promise<number> {
   const deleted = await rows<{ nonce: string }>(
     db,
-    sql`delete from page_nonces where expires_at < ${new Date(now.getTime() - graceSeconds * 1000).toISOString()}::timestamptz returning nonce`,
+    sql`delete from page_nonces
+        where (used_at is null and expires_at <= ${now.toISOString()}::timestamptz)
+           or expires_at < ${new Date(now.getTime() - graceSeconds * 1000).toISOString()}::timestamptz
+        returning nonce`,
   )
   return deleted.length
 }

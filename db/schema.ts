@@ -165,8 +165,17 @@ export const pageNonces = pgTable(
      * before it was kept.
      */
     clientIp: text('client_ip'),
+    /**
+     * The network of the client the page was rendered for (an IPv6 /64, src/core/ip.ts
+     * networkKey), hashed like the rate-limit subjects: what the cap on never-used nonces per
+     * network counts by (db/nonces.ts issueNonce). Null for nonces issued before it existed.
+     */
+    network: text('network'),
   },
-  (t) => [index('page_nonces_expires_idx').on(t.expiresAt)],
+  (t) => [
+    index('page_nonces_expires_idx').on(t.expiresAt),
+    index('page_nonces_unused_network_idx').on(t.network, t.createdAt).where(sql`${t.usedAt} is null`),
+  ],
 )
 
 /** What a listener observed for a nonce: one row per observation, kind-specific JSON. */

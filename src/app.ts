@@ -18,10 +18,15 @@ import { dashboardPages } from './http/dashboard'
 import { accountKeys } from './http/account-keys'
 import { toolsPages } from './http/tools'
 import { withSecurityHeaders } from './http/page'
+import { HSTS_HEADER, hstsValue } from './http/hsts'
+import { isHttpsRequest } from './http/web-session'
 
 export type { AppDeps } from './http/deps'
 
 export function createApp(deps: AppDeps) {
+  const hsts = deps.hstsMaxAge === undefined ? null : hstsValue(deps.hstsMaxAge)
+  /** Strict-Transport-Security for a response to a request that came over HTTPS (src/http/hsts.ts). */
+  const hstsFor = (server: Parameters<typeof isHttpsRequest>[0], request: Request) => (hsts !== null && isHttpsRequest(server, request, deps.trustedProxies) ? hsts : null)
   const started = new WeakMap<Request, number>()
   const errorStatus = new WeakMap<Request, number>()
   const tasks = taskHandlers(deps)
@@ -30,18 +35,26 @@ export function createApp(deps: AppDeps) {
     .onRequest(({ request }) => {
       if (deps.log) started.set(request, performance.now())
     })
-    .onError(({ code, error, request }) => {
+    .onError(({ code, error, request, server }) => {
       const response = withSecurityHeaders(errorFor(deps.log, code, error, request))
+      const sts = hstsFor(server, request)
+      if (sts) response.headers.set(HSTS_HEADER, sts)
       // onAfterResponse does not see responses made here; remember the status for the log line.
       errorStatus.set(request, response.status)
       return response
     })
     // Every HTML page gets its CSP, nosniff, Referrer-Policy and (unless it may be framed)
     // X-Frame-Options, where the route did not set its own (src/http/page.ts).
-    .onAfterHandle({ as: 'global' }, ({ responseValue, set }) => {
-      if (responseValue instanceof Response) withSecurityHeaders(responseValue)
-      // Values Elysia turns into a response itself (e.g. /openapi.json) are never HTML here.
-      else set.headers['x-content-type-options'] = 'nosniff'
+    .onAfterHandle({ as: 'global' }, ({ responseValue, set, request, server }) => {
+      const sts = hstsFor(server, request)
+      if (responseValue instanceof Response) {
+        withSecurityHeaders(responseValue)
+        if (sts) responseValue.headers.set(HSTS_HEADER, sts)
+      } else {
+        // Values Elysia turns into a response itself (e.g. /openapi.json) are never HTML here.
+        set.headers['x-content-type-options'] = 'nosniff'
+        if (sts) set.headers[HSTS_HEADER] = sts
+      }
     })
     .onAfterResponse(({ request, set, responseValue }) => {
       if (!deps.log) return

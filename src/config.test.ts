@@ -17,6 +17,7 @@ describe('parseConfig', () => {
       taskRateLimit: undefined,
       taskMissLimit: { max: 100, windowSeconds: 600 },
       taskRetentionDays: undefined,
+      pageNonceLimit: 50,
       ipTruncate: false,
       maxKeysPerAccount: 20,
       signingKeySecret: undefined,
@@ -25,6 +26,7 @@ describe('parseConfig', () => {
       tlsCertFile: undefined,
       tlsKeyFile: undefined,
       tlsFingerprintHeaders: undefined,
+      hstsMaxAge: undefined,
       stunPort: 3478,
       dnsZone: undefined,
       dnsPort: 53,
@@ -51,8 +53,9 @@ describe('parseConfig', () => {
   })
 
   test('reads the abuse, retention and privacy settings', () => {
-    const c = parseConfig({ TASK_RATE_LIMIT: '120/60', TASK_MISS_LIMIT: '10/30', TASK_RETENTION_DAYS: '90', IP_TRUNCATE: 'true', DB_CONNECT_TIMEOUT_MS: '1500', DB_STATEMENT_TIMEOUT_MS: '2000' })
+    const c = parseConfig({ TASK_RATE_LIMIT: '120/60', TASK_MISS_LIMIT: '10/30', TASK_RETENTION_DAYS: '90', IP_TRUNCATE: 'true', DB_CONNECT_TIMEOUT_MS: '1500', DB_STATEMENT_TIMEOUT_MS: '2000', PAGE_NONCE_LIMIT: '200' })
     expect(c).toMatchObject({
+      pageNonceLimit: 200,
       taskRateLimit: { max: 120, windowSeconds: 60 },
       taskMissLimit: { max: 10, windowSeconds: 30 },
       taskRetentionDays: 90,
@@ -67,6 +70,15 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ TASK_MISS_LIMIT: '0/60' })).toThrow(/TASK_MISS_LIMIT/)
     expect(() => parseConfig({ TASK_RETENTION_DAYS: '0' })).toThrow(/TASK_RETENTION_DAYS/)
     expect(() => parseConfig({ TASK_RETENTION_DAYS: '7.5' })).toThrow(/TASK_RETENTION_DAYS/)
+  })
+
+  test('HSTS: a year with a real certificate, off with the self-signed one, or as HSTS_MAX_AGE says', () => {
+    expect(parseConfig({}).hstsMaxAge).toBeUndefined()
+    expect(parseConfig({ TLS_CERT_FILE: '/c.pem', TLS_KEY_FILE: '/k.pem' }).hstsMaxAge).toBe(31_536_000)
+    expect(parseConfig({ TLS_CERT_FILE: '/c.pem', TLS_KEY_FILE: '/k.pem', HSTS_MAX_AGE: 'off' }).hstsMaxAge).toBeUndefined()
+    expect(parseConfig({ HSTS_MAX_AGE: '300' }).hstsMaxAge).toBe(300)
+    expect(parseConfig({ HSTS_MAX_AGE: '0' }).hstsMaxAge).toBe(0)
+    for (const bad of ['-1', '1e6', 'on', '1234567890']) expect(() => parseConfig({ HSTS_MAX_AGE: bad })).toThrow('HSTS_MAX_AGE')
   })
 
   test('reads MAX_KEYS_PER_ACCOUNT: a whole number from 1 to 10000', () => {

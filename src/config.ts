@@ -7,6 +7,8 @@ import { parseTrustedProxies, type Cidr } from './core/ip'
 import { DEFAULT_MISS_LIMIT, parseWindowPolicy, type WindowPolicy } from './core/fixed-window'
 import { parseProxyHeaderMap, type ProxyHeaderMap } from './evidence/proxy-fingerprints'
 import { DEFAULT_MAX_KEYS_PER_ACCOUNT } from './core/account-input'
+import { DEFAULT_PAGE_NONCE_LIMIT } from './core/nonce'
+import { HSTS_DEFAULT_MAX_AGE } from './http/hsts'
 
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -22,6 +24,7 @@ const EnvSchema = Type.Object({
   TASK_RATE_LIMIT: Type.Optional(Type.String()),
   TASK_MISS_LIMIT: Type.String({ default: `${DEFAULT_MISS_LIMIT.max}/${DEFAULT_MISS_LIMIT.windowSeconds}` }),
   TASK_RETENTION_DAYS: Type.Optional(Type.Integer({ minimum: 1, maximum: 36_500 })),
+  PAGE_NONCE_LIMIT: Type.Integer({ minimum: 1, maximum: 100_000, default: DEFAULT_PAGE_NONCE_LIMIT }),
   IP_TRUNCATE: Type.Boolean({ default: false }),
   // The secret the Ed25519 signing key is encrypted with in the database (src/signing-secret.ts).
   SIGNING_KEY_SECRET: Type.Optional(Type.String({ minLength: 32 })),
@@ -33,6 +36,9 @@ const EnvSchema = Type.Object({
   TLS_CERT_FILE: Type.Optional(Type.String({ minLength: 1 })),
   TLS_KEY_FILE: Type.Optional(Type.String({ minLength: 1 })),
   TLS_FINGERPRINT_HEADERS: Type.Optional(Type.String({ maxLength: 1000 })),
+  // Strict-Transport-Security on HTTPS responses: seconds, or off. Unset: a year with
+  // TLS_CERT_FILE (a real certificate), off with the self-signed one (src/http/hsts.ts).
+  HSTS_MAX_AGE: Type.Optional(Type.String({ pattern: '^(off|\\d{1,9})$' })),
   STUN_PORT: Type.String({ pattern: '^(off|\\d{1,5})$', default: '3478' }),
   DNS_ZONE: Type.Optional(Type.String({ pattern: '^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}\\.?$' })),
   DNS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 53 }),
@@ -65,6 +71,8 @@ export interface Config {
    * only from TRUSTED_PROXIES peers; undefined = off.
    */
   tlsFingerprintHeaders: ProxyHeaderMap | undefined
+  /** Strict-Transport-Security max-age for HTTPS responses; undefined = no header. */
+  hstsMaxAge: number | undefined
   /** The STUN/TURN listener (UDP); undefined = off. 0 picks a free port. */
   stunPort: number | undefined
   /** The authoritative DNS listener for this zone (dns-leak); undefined = off. */
@@ -79,6 +87,8 @@ export interface Config {
   taskMissLimit: WindowPolicy
   /** Tasks older than this many days are purged; undefined = kept forever. */
   taskRetentionDays: number | undefined
+  /** Never-used page nonces one network (IPv4 address, IPv6 /64) keeps; a new page load replaces the oldest. */
+  pageNonceLimit: number
   /** Store client addresses cut to /24 (IPv4) and /48 (IPv6). */
   ipTruncate: boolean
   /** The signing key's encryption secret, or the file holding it; neither: see src/signing-secret.ts. */
@@ -138,6 +148,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     taskRateLimit,
     taskMissLimit: taskMissLimit!,
     taskRetentionDays: e.TASK_RETENTION_DAYS,
+    pageNonceLimit: e.PAGE_NONCE_LIMIT,
     ipTruncate: e.IP_TRUNCATE,
     signingKeySecret: e.SIGNING_KEY_SECRET,
     signingKeySecretFile: e.SIGNING_KEY_SECRET_FILE,
@@ -146,6 +157,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     tlsCertFile: e.TLS_CERT_FILE,
     tlsKeyFile: e.TLS_KEY_FILE,
     tlsFingerprintHeaders,
+    hstsMaxAge: e.HSTS_MAX_AGE === 'off' ? undefined : e.HSTS_MAX_AGE !== undefined ? Number(e.HSTS_MAX_AGE) : e.TLS_CERT_FILE !== undefined ? HSTS_DEFAULT_MAX_AGE : undefined,
     stunPort: e.STUN_PORT === 'off' ? undefined : Number(e.STUN_PORT),
     dnsZone: e.DNS_ZONE?.replace(/\.$/, '').toLowerCase(),
     dnsPort: e.DNS_PORT,

@@ -1,6 +1,6 @@
 // The one place that reads the environment, opens the database, runs migrations and listens.
 
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createApp } from './app'
 import { currentSigningKey } from '../db/signing-keys'
@@ -9,6 +9,7 @@ import { resolveSigningSecret } from './signing-secret'
 import { buildAssets } from './build-assets'
 import { createAssetStore } from './http/assets'
 import { parseConfig } from './config'
+import { ownerOnly, ownerOnlyLine } from './data-dir'
 import { openPglite, openPostgres, type Database } from '../db/client'
 import { startMaintenance } from './maintenance'
 import { LONGEST_ACCOUNT_WINDOW_SECONDS } from './core/throttle'
@@ -20,7 +21,12 @@ import { stdoutLines } from './log-lines'
 import type { JudgeContext } from './checks/define'
 
 async function main() {
+  // Before anything is created: what the service makes (DATA_DIR, the database's files, the
+  // secret, the TLS key, the IP database cache) is for its own user only (src/data-dir.ts).
+  process.umask(0o077)
   const config = parseConfig(process.env)
+  // Entries an older version, a copy or an archive left open to other users are closed first.
+  securedDataDir(config.dataDir, 'entries')
   // Before the database: a PostgreSQL without a secret stops here, saying what to set.
   const signingSecret = resolveSigningSecret({ secret: config.signingKeySecret, secretFile: config.signingKeySecretFile, databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   let database: Database
@@ -36,6 +42,9 @@ async function main() {
     database = await openPglite(dir)
   }
   await database.migrate()
+  // PGlite sets the files of a database it creates (and a few it rewrites at each start) to
+  // 0666 itself, past the umask.
+  if (!config.databaseUrl) securedDataDir(config.dataDir, 'files PGlite wrote')
 
   const assets = createAssetStore(await buildAssets())
   const protector = await keyProtector(signingSecret.secret, signingSecret.source)
@@ -82,6 +91,8 @@ async function main() {
     tlsFingerprintHeaders: config.tlsFingerprintHeaders,
     taskRateLimit: config.taskRateLimit,
     taskMissLimit: config.taskMissLimit,
+    pageNonceLimit: config.pageNonceLimit,
+    hstsMaxAge: config.hstsMaxAge,
     ipTruncate: config.ipTruncate,
     maxKeysPerAccount: config.maxKeysPerAccount,
     assets,
@@ -140,6 +151,17 @@ async function main() {
   }
   process.on('SIGINT', () => void stop('SIGINT'))
   process.on('SIGTERM', () => void stop('SIGTERM'))
+}
+
+/** ownerOnly on DATA_DIR when it exists, saying in the log what it changed; a failure is logged, not fatal. */
+function securedDataDir(dataDir: string, what: string): void {
+  if (!existsSync(dataDir)) return
+  try {
+    const line = ownerOnlyLine(dataDir, ownerOnly(dataDir), what)
+    if (line) console.log(line)
+  } catch (e) {
+    console.error(`DATA_DIR warning: cannot make ${resolve(dataDir)} owner-only: ${e instanceof Error ? e.message : String(e)}`)
+  }
 }
 
 main().catch((e) => {

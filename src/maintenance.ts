@@ -1,6 +1,6 @@
 // Housekeeping that runs inside the service on a timer (src/main.ts starts it): the retention
 // purge (TASK_RETENTION_DAYS), dropping fixed windows (log-in, task and miss limits) that have ended, and deleting page
-// nonces (with their evidence) a day after they expired. Every
+// nonces with their evidence: never-used ones once they expired, used ones a day after. Every
 // instance runs it; the deletes are batched, skip rows another instance is deleting, and are
 // idempotent, so several instances never block one another or delete anything twice.
 

@@ -83,11 +83,12 @@ describe.each(testDrivers())('accounts over HTTP on %s', (driver) => {
       expect(cookies.find((x) => x.startsWith('antibot_form='))).toContain('Max-Age=0')
     })
 
-    test('the session cookie is Secure when the request came over HTTPS', async () => {
+    test('the session cookie is a Secure __Host- cookie when the request came over HTTPS', async () => {
       const c = new WebClient((await buildTestApp(db)).app, 'https://antibot.example')
       const res = await c.signUp(email('tls'))
       expect(res.status).toBe(303)
-      expect(res.headers.getSetCookie().find((x) => x.startsWith('antibot_session='))).toContain('; Secure')
+      expect(res.headers.getSetCookie().find((x) => x.startsWith('__Host-antibot_session='))).toMatch(/^__Host-antibot_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=1209600; HttpOnly; Secure; SameSite=Lax$/)
+      expect(res.headers.getSetCookie().some((x) => x.startsWith('antibot_session='))).toBe(false)
     })
 
     test('stores only the SHA-256 of the session token', async () => {
@@ -106,6 +107,20 @@ describe.each(testDrivers())('accounts over HTTP on %s', (driver) => {
       expect(c.html).toContain('Choose a password of at least 8 characters.')
       expect(c.html).toContain('value="ada@example.test"')
       expect(c.html).toContain('aria-invalid="true"')
+    })
+
+    test('refuses a common password (12345678, password) with a clear message: no account, no log-in with it', async () => {
+      for (const password of ['12345678', 'password', 'Password1']) {
+        const address = email('common')
+        const c = await client()
+        await c.get('/signup')
+        const res = await c.post('/signup', { email: address, password })
+        expect(res.status).toBe(422)
+        expect(c.html).toContain('Choose another password: this one is among the most common passwords')
+        expect(c.html).toContain(`value="${address}"`)
+        expect((await rows(db, sql`select 1 from accounts where email = ${address}`)).length).toBe(0)
+        expect((await c.logIn(address, password)).status).toBe(422)
+      }
     })
 
     /** A sign-up's answer with the email and the form token taken out. */

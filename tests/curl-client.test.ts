@@ -73,4 +73,32 @@ describe('curl as the client (no JavaScript, no signals)', () => {
     expect(by['browser-headers-present']!.verdict).toBe('fail')
     expect(task.score).toBeLessThan(50)
   }, 30_000)
+
+  // What README and docs/api.md ("`verified`: what the server vouches for") say of this body:
+  // its checks are its own `scoring` entries, so its score is the client's word, and the task
+  // says so through `verified` and each check's `source`.
+  test('a bot-detector body of the spec’s shape: scored from its own entries (100), unverified, every check the client’s', async () => {
+    const body = JSON.stringify({
+      tool: 'bot-detector',
+      results: {
+        summary: { total: 3, passed: 3, failed: 0, warnings: 0, score: 100 },
+        leaks: { webdriver: false, selenium: false, phantomjs: false },
+        navigator: { userAgent: 'Mozilla/5.0', platform: 'Linux x86_64', language: 'en-US' },
+        screen: { width: 1920, height: 1080, colorDepth: 24 },
+        webgl: { vendor: 'Google Inc.', renderer: 'ANGLE' },
+        canvas: { hash: 'a1b2c3' },
+        scoring: { webdriver: 'pass', selenium: 'pass', phantomjs: 'pass' },
+      },
+    })
+    const created = JSON.parse(await curl(['-X', 'POST', `${server.baseUrl}/api/antibot/tasks`, '-H', 'content-type: application/json', '--data-binary', body])) as { task_id: string }
+    const task = JSON.parse(await curl(['-H', `authorization: Bearer ${key}`, `${server.baseUrl}/api/antibot/tasks/${created.task_id}`])) as Task
+    expect(task.score).toBe(100)
+    expect(task.results.verified).toBe(false)
+    expect(task.results.server.nonce).toBe('missing')
+    expect(task.results.checks.map((c) => [c.id, c.source, c.verdict])).toEqual([
+      ['webdriver', 'client', 'pass'],
+      ['selenium', 'client', 'pass'],
+      ['phantomjs', 'client', 'pass'],
+    ])
+  }, 30_000)
 })

@@ -56,15 +56,26 @@ describe.each(testDrivers())('maintenance on %s', (driver) => {
     expect(await getWindow(tdb.db, { scope: 'task_miss', subject: 'current' })).not.toBeNull()
   })
 
-  test('deletes page nonces (and their evidence) a day after they expired, keeps the others', async () => {
-    await issueNonce(tdb.db, { nonce: 'oldoldoldoldoldoldoldoldaa', tool: 'dns-leak', turnSecret: 's', now: daysAgo(2), ttlSeconds: 900 })
-    await issueNonce(tdb.db, { nonce: 'newnewnewnewnewnewnewnewaa', tool: 'dns-leak', turnSecret: 's', now: daysAgo(0.5), ttlSeconds: 900 })
-    expect(await recordEvidence(tdb.db, { nonce: 'newnewnewnewnewnewnewnewaa', kind: 'dns', data: {}, now: daysAgo(0.5) })).toBe(true)
+  test('deletes a used page nonce (and its evidence) a day after it expired, a never-used one once it expired, keeps live ones', async () => {
+    await tdb.db.execute(sql`delete from page_nonces`)
+    const issue = (nonce: string, at: Date) => issueNonce(tdb.db, { nonce, tool: 'dns-leak', turnSecret: 's', now: at, ttlSeconds: 900 })
+    const use = (nonce: string, at: Date) => tdb.db.execute(sql`update page_nonces set used_at = ${at.toISOString()}::timestamptz where nonce = ${nonce}`)
+    await issue('usedoldusedoldusedoldusedo', daysAgo(2))
+    await use('usedoldusedoldusedoldusedo', daysAgo(2))
+    await issue('usednewusednewusednewusedn', daysAgo(0.5))
+    expect(await recordEvidence(tdb.db, { nonce: 'usednewusednewusednewusedn', kind: 'dns', data: {}, now: daysAgo(0.5) })).toBe(true)
+    await use('usednewusednewusednewusedn', daysAgo(0.5))
+    // Never used: expired 20 minutes ago (gone), and live for 10 more minutes (kept).
+    await issue('unusedgoneunusedgoneunused', new Date(NOW.getTime() - 35 * 60_000))
+    expect(await recordEvidence(tdb.db, { nonce: 'unusedgoneunusedgoneunused', kind: 'dns', data: {}, now: new Date(NOW.getTime() - 34 * 60_000) })).toBe(true)
+    await issue('unusedliveunusedliveunused', new Date(NOW.getTime() - 5 * 60_000))
     const run = await runMaintenance({ db: tdb.db, clock: () => NOW, retentionDays: undefined, longestWindowSeconds: 600 })
-    expect(run.noncesPurged).toBe(1)
+    expect(run.noncesPurged).toBe(2)
     const left = (await tdb.db.execute(sql`select nonce from page_nonces order by nonce`)) as unknown
     const rows = Array.isArray(left) ? left : (left as { rows: unknown[] }).rows
-    expect(rows).toEqual([{ nonce: 'newnewnewnewnewnewnewnewaa' }])
+    expect(rows).toEqual([{ nonce: 'unusedliveunusedliveunused' }, { nonce: 'usednewusednewusednewusedn' }])
+    const evidence = (await tdb.db.execute(sql`select nonce from evidence`)) as unknown
+    expect(Array.isArray(evidence) ? evidence : (evidence as { rows: unknown[] }).rows).toEqual([{ nonce: 'usednewusednewusednewusedn' }])
   })
 
   test('the schedule runs the purge by itself, logs it, survives a failed run, and stops', async () => {

@@ -9,6 +9,7 @@ import { getLoginAccount } from '../../db/accounts'
 import type { Db } from '../../db/client'
 import { clearWindow, forgiveHit, hitGatedWindows, type RateSubject } from '../../db/rate-windows'
 import type { Credentials } from '../core/account-input'
+import { networkKey } from '../core/ip'
 import { hashSecret } from '../core/keys'
 import { decideLoginThrottle, LOGIN_THROTTLE } from '../core/throttle'
 import { verifyPassword } from './password'
@@ -18,11 +19,14 @@ export type LoginResult =
   | { ok: false; code: 'invalid' }
   | { ok: false; code: 'throttled'; retryAfterSeconds: number }
 
-/** The throttle subjects of an attempt: hashed, so the table never holds what was typed. */
+/**
+ * The throttle subjects of an attempt: hashed, so the table never holds what was typed. The
+ * address counts per network (an IPv6 /64: networkKey), so a /64's many addresses are one.
+ */
 export function throttleSubjects(email: string, address: string): { account: RateSubject; address: RateSubject } {
   return {
     account: { scope: 'login_account', subject: hashSecret(`account:${email}`) },
-    address: { scope: 'login_address', subject: hashSecret(`address:${address}`) },
+    address: { scope: 'login_address', subject: hashSecret(`address:${networkKey(address)}`) },
   }
 }
 

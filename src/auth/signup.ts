@@ -13,15 +13,19 @@ import type { Db } from '../../db/client'
 import { hitWindow, type RateSubject } from '../../db/rate-windows'
 import type { Credentials } from '../core/account-input'
 import { decideHit, type WindowPolicy } from '../core/fixed-window'
+import { networkKey } from '../core/ip'
 import { hashSecret } from '../core/keys'
 import { SIGNUP_THROTTLE } from '../core/throttle'
 import { hashPassword } from './password'
 
 export type SignupResult = { ok: true } | { ok: false; code: 'throttled'; retryAfterSeconds: number }
 
-/** The throttle subject of a sign-up from this address: its own scope (migration 0008), apart from log-ins. */
+/**
+ * The throttle subject of a sign-up from this address: its own scope (migration 0008), apart
+ * from log-ins, counted per network (an IPv6 /64: networkKey).
+ */
 export function signupSubject(address: string): RateSubject {
-  return { scope: 'signup_address', subject: hashSecret(address) }
+  return { scope: 'signup_address', subject: hashSecret(networkKey(address)) }
 }
 
 export async function signUp(db: Db, input: Credentials & { address: string; now: Date; policy?: WindowPolicy | undefined }): Promise<SignupResult> {

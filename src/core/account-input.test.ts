@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { checkExpiry, checkKeyInput, checkLogin, checkSignup, DEFAULT_KEY_NAME, normalizeEmail } from './account-input'
+import { checkExpiry, checkKeyInput, checkLogin, checkSignup, COMMON_PASSWORD, DEFAULT_KEY_NAME, normalizeEmail } from './account-input'
 
 const now = new Date('2026-11-15T12:00:00Z')
 const plans = [
@@ -15,7 +15,22 @@ describe('normalizeEmail', () => {
 
 describe('checkSignup', () => {
   test('accepts an email and a password of 8 characters', () => {
-    expect(checkSignup({ email: 'Ada@Example.com', password: '12345678' })).toEqual({ ok: true, value: { email: 'ada@example.com', password: '12345678' } })
+    expect(checkSignup({ email: 'Ada@Example.com', password: 'k7#vQ2mz' })).toEqual({ ok: true, value: { email: 'ada@example.com', password: 'k7#vQ2mz' } })
+  })
+
+  test('refuses a common password of any case, saying why and what to do instead', () => {
+    for (const password of ['12345678', 'password', 'Password', 'PASSWORD1', 'qwertyuiop', 'iloveyou', 'trustno1', 'sunshine']) {
+      expect(checkSignup({ email: 'a@b.c', password })).toEqual({ ok: false, errors: { password: COMMON_PASSWORD } })
+    }
+    expect(COMMON_PASSWORD).toMatch(/^Choose another password: this one is among the most common passwords/)
+  })
+
+  test('keeps at least 8 characters first: a short common password is told its length', () => {
+    expect(checkSignup({ email: 'a@b.c', password: '123456' })).toEqual({ ok: false, errors: { password: 'Choose a password of at least 8 characters.' } })
+  })
+
+  test('accepts passwords that are not on the list, however they look', () => {
+    for (const password of ['correct horse battery', 'password that is long', '12345678-antibot-x']) expect(checkSignup({ email: 'a@b.c', password }).ok).toBe(true)
   })
 
   test('keeps the password exactly as typed, spaces included', () => {
@@ -37,11 +52,11 @@ describe('checkSignup', () => {
   })
 
   test('refuses control characters and over-long emails', () => {
-    expect(checkSignup({ email: 'a\u0000@b.c', password: '12345678' }).ok).toBe(false)
-    expect(checkSignup({ email: `${'a'.repeat(250)}@b.cd`, password: '12345678' }).ok).toBe(false)
+    expect(checkSignup({ email: 'a\u0000@b.c', password: 'k7#vQ2mz' }).ok).toBe(false)
+    expect(checkSignup({ email: `${'a'.repeat(250)}@b.cd`, password: 'k7#vQ2mz' }).ok).toBe(false)
   })
   test('refuses what could not have been typed: U+FFFD (a byte that was not UTF-8) and lone surrogates', () => {
-    for (const email of ['a\ufffd@b.c', 'a\ud800@b.c', 'a@b\u2028.c']) expect(checkSignup({ email, password: '12345678' })).toEqual({ ok: false, errors: { email: 'Enter an email address such as name@example.com.' } })
+    for (const email of ['a\ufffd@b.c', 'a\ud800@b.c', 'a@b\u2028.c']) expect(checkSignup({ email, password: 'k7#vQ2mz' })).toEqual({ ok: false, errors: { email: 'Enter an email address such as name@example.com.' } })
     for (const password of ['pass\u0000word', 'pass\tword', 'pass\ufffdword', 'pass\udc00word', 'pass\u0085word']) {
       const r = checkSignup({ email: 'a@b.c', password })
       expect(r.ok || r.errors).toEqual({ password: 'Choose a password without control characters (such as tabs or line breaks) or bytes that are not UTF-8.' })
@@ -49,7 +64,7 @@ describe('checkSignup', () => {
   })
 
   test('names the length of an over-long email', () => {
-    expect(checkSignup({ email: `${'a'.repeat(250)}@b.cd`, password: '12345678' })).toEqual({
+    expect(checkSignup({ email: `${'a'.repeat(250)}@b.cd`, password: 'k7#vQ2mz' })).toEqual({
       ok: false,
       errors: { email: 'Enter an email address such as name@example.com, of at most 254 characters.' },
     })

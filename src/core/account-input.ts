@@ -2,6 +2,7 @@
 // Each failure is a value naming the field and saying what is wrong, shown next to the input.
 
 import type { Plan } from './quota'
+import { isCommonPassword } from './common-passwords'
 import { readTimestampInput } from './time-input'
 
 export const PASSWORD_MIN = 8
@@ -49,7 +50,10 @@ function emailError(email: string): string | undefined {
   return undefined
 }
 
-/** Sign-up: a plausible email and a password of 8 to 256 characters, all of it readable text. */
+/**
+ * Sign-up: a plausible email and a password of 8 to 256 characters, all of it readable text,
+ * and not one of the common passwords (src/core/common-passwords.ts).
+ */
 export function checkSignup(input: { email?: string | null; password?: string | null }): Checked<Credentials, 'email' | 'password'> {
   const errors: FieldErrors<'email' | 'password'> = {}
   const email = normalizeEmail(input.email ?? '')
@@ -59,8 +63,13 @@ export function checkSignup(input: { email?: string | null; password?: string | 
   if (password.length < PASSWORD_MIN) errors.password = `Choose a password of at least ${PASSWORD_MIN} characters.`
   else if (password.length > PASSWORD_MAX) errors.password = `Choose a password of at most ${PASSWORD_MAX} characters.`
   else if (unreadable(password)) errors.password = 'Choose a password without control characters (such as tabs or line breaks) or bytes that are not UTF-8.'
+  else if (isCommonPassword(password)) errors.password = COMMON_PASSWORD
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, value: { email, password } }
 }
+
+/** Why a common password is refused, and what to do instead. */
+export const COMMON_PASSWORD =
+  'Choose another password: this one is among the most common passwords, which are the first ones tried when an account is attacked. A few unrelated words make a strong one.'
 
 /**
  * Log-in: an email that could belong to an account (the sign-up rules, so no account is shut

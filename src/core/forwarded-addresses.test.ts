@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { addressesIn, proxyEvidence, stripAddress } from './forwarded-addresses'
+import { addressesIn, proxyEvidence } from './forwarded-addresses'
+import { stripAddress } from './ip'
 
 const obs = (ip: string, headers: Array<[string, string]>) => ({ ip, headers })
 

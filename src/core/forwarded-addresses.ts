@@ -5,7 +5,7 @@
 // hops from what arrived at it: X-Forwarded-For entries right of the client address are the
 // service's trusted hops, entries left of it came from the client's side.
 
-import { normalizeIp, parseIp } from './ip'
+import { normalizeIp, parseIp, stripAddress } from './ip'
 import { ipScope, type IpScope } from './ip-scope'
 import { PROXY_HEADERS, type ServerObservation } from './tools/observation'
 
@@ -28,16 +28,6 @@ export interface ProxyEvidence {
 }
 
 const ADDRESS_LIST_HEADERS = new Set(['x-forwarded-for', 'x-real-ip', 'true-client-ip', 'client-ip', 'cf-connecting-ip', 'fastly-client-ip', 'x-cluster-client-ip'])
-
-/** `1.2.3.4:80` → `1.2.3.4`, `[::1]:80` → `::1`, `"[2001:db8::1]"` → `2001:db8::1`. */
-export function stripAddress(raw: string): string {
-  let s = raw.trim().replace(/^"|"$/g, '')
-  const bracket = /^\[([^\]]+)\](?::\d+)?$/.exec(s)
-  if (bracket) return bracket[1]!
-  const v4port = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(s)
-  if (v4port) s = v4port[1]!
-  return s
-}
 
 /** Addresses a proxy header names (for= of Forwarded, every entry of the X-…-IP lists, IPs in Via). */
 export function addressesIn(name: string, value: string): string[] {

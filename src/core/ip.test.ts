@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { cidrContains, clientAddress, formatIp, normalizeIp, parseCidr, parseIp, parseTrustedProxies } from './ip'
+import { cidrContains, clientAddress, formatIp, networkKey, normalizeIp, parseCidr, parseIp, parseTrustedProxies, stripAddress } from './ip'
 
 const ip = (s: string) => {
   const b = parseIp(s)
@@ -162,5 +162,53 @@ describe('clientAddress', () => {
 
   test('returns an unparsable socket address as it is', () => {
     expect(clientAddress('unknown', '198.51.100.1', proxies)).toBe('unknown')
+  })
+})
+
+describe('clientAddress with ports in X-Forwarded-For', () => {
+  const proxies = parseTrustedProxies('10.0.0.0/8')
+
+  test('reads an IPv4 entry with a port as its address', () => {
+    expect(clientAddress('10.0.0.1', '203.0.113.5:40001', proxies)).toBe('203.0.113.5')
+  })
+
+  test('reads a bracketed IPv6 entry, with or without a port, as its address', () => {
+    expect(clientAddress('10.0.0.1', '[2001:db8::1]:443', proxies)).toBe('2001:db8::1')
+    expect(clientAddress('10.0.0.1', '[2001:db8::1]', proxies)).toBe('2001:db8::1')
+  })
+
+  test('walks past trusted hops written with ports', () => {
+    expect(clientAddress('10.0.0.1', '198.51.100.1:1234, 10.0.0.7:8080', proxies)).toBe('198.51.100.1')
+  })
+
+  test('keeps a bare IPv6 address whole: its last group is no port', () => {
+    expect(stripAddress('2001:db8::1:443')).toBe('2001:db8::1:443')
+    expect(clientAddress('10.0.0.1', '2001:db8::1:443', proxies)).toBe('2001:db8::1:443')
+  })
+
+  test('still stops at an entry that is not an address with a port', () => {
+    expect(clientAddress('10.0.0.1', '198.51.100.1, 203.0.113.5:port', proxies)).toBe('10.0.0.1')
+    expect(clientAddress('10.0.0.1', '198.51.100.1, 203.0.113.5:1234567', proxies)).toBe('10.0.0.1')
+  })
+})
+
+describe('networkKey', () => {
+  test('is the address itself for IPv4', () => {
+    expect(networkKey('203.0.113.5')).toBe('203.0.113.5')
+    expect(networkKey('203.0.113.6')).not.toBe(networkKey('203.0.113.5'))
+  })
+
+  test('is the /64 for IPv6, so every address of one /64 shares it', () => {
+    const keys = new Set(Array.from({ length: 12 }, (_, i) => networkKey(`2001:db8:1:2:${((i * 7919) % 0x10000).toString(16)}::${i + 1}`)))
+    expect([...keys]).toEqual(['2001:db8:1:2::/64'])
+    expect(networkKey('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64')
+  })
+
+  test('folds IPv4-mapped IPv6 to the IPv4 address', () => {
+    expect(networkKey('::ffff:203.0.113.5')).toBe('203.0.113.5')
+  })
+
+  test('returns what is not an address as it is', () => {
+    expect(networkKey('unknown')).toBe('unknown')
   })
 })

@@ -132,9 +132,23 @@ export function parseTrustedProxies(value: string | undefined): Cidr[] {
 }
 
 /**
+ * The address of one proxy-header entry, without the port some proxies append:
+ * `203.0.113.5:40001` → `203.0.113.5`, `[2001:db8::1]:443` → `2001:db8::1`, a quoted
+ * `"[2001:db8::1]"` (RFC 7239) → `2001:db8::1`. A bare IPv6 address stays whole: its last group
+ * is not a port. Anything else comes back trimmed, for parseIp to accept or refuse.
+ */
+export function stripAddress(raw: string): string {
+  const s = raw.trim().replace(/^"|"$/g, '')
+  const bracket = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(s)
+  if (bracket) return bracket[1]!
+  const v4port = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(s)
+  return v4port ? v4port[1]! : s
+}
+
+/**
  * The client's address: the socket peer, unless it is a trusted proxy, in which case we walk
- * X-Forwarded-For from the right past further trusted proxies. Malformed entries stop the walk
- * at the last address we could trust.
+ * X-Forwarded-For from the right past further trusted proxies. An entry may carry a port
+ * (stripAddress). Malformed entries stop the walk at the last address we could trust.
  */
 export function clientAddress(socketAddress: string, forwardedFor: string | null, trusted: readonly Cidr[]): string {
   const peer = parseIp(socketAddress)
@@ -144,11 +158,28 @@ export function clientAddress(socketAddress: string, forwardedFor: string | null
   if (forwardedFor && trusted.length && isTrusted(peer)) {
     const hops = forwardedFor.split(',').map((h) => h.trim()).filter(Boolean)
     for (let i = hops.length - 1; i >= 0; i--) {
-      const hop = parseIp(hops[i]!)
+      const hop = parseIp(stripAddress(hops[i]!))
       if (!hop) break
       current = hop
       if (!isTrusted(hop)) break
     }
   }
   return formatIp(current)
+}
+
+/**
+ * What a per-client limit counts by (sign-up, log-in, TASK_RATE_LIMIT, page nonces): an IPv4
+ * address as it is, and for IPv6 its /64. One subscriber gets a whole /64 or more (RFC 6177,
+ * RIPE-690), and its hosts pick addresses in it at will (SLAAC privacy addresses, RFC 8981), so
+ * counting single IPv6 addresses would give anyone with a /64 unlimited tries. IPv4-mapped IPv6
+ * (`::ffff:a.b.c.d`) is the IPv4 address (parseIp folds it). Anything unparsable (an
+ * in-process request's `unknown`) is its own key.
+ */
+export function networkKey(address: string): string {
+  const bytes = parseIp(address)
+  if (!bytes) return address
+  if (bytes.length === 4) return formatIp(bytes)
+  const prefix = new Uint8Array(16)
+  prefix.set(bytes.subarray(0, 8))
+  return `${formatIp(prefix)}/64`
 }

@@ -19,3 +19,11 @@ export function isNonce(value: unknown): value is string {
 
 /** How long a page may take between render and submission. */
 export const NONCE_TTL_SECONDS = 15 * 60
+
+/**
+ * PAGE_NONCE_LIMIT when unset: nonces never used (pages rendered and not run, or still running)
+ * one network (an IPv4 address, an IPv6 /64) keeps; each further page load replaces its oldest.
+ * A page is run within seconds of loading, so only a network with 50 pages loaded and not yet
+ * run at once sees its oldest lose its nonce (db/nonces.ts issueNonce).
+ */
+export const DEFAULT_PAGE_NONCE_LIMIT = 50

@@ -34,7 +34,7 @@ export const ServerEvidenceSchema = Type.Object(
     user_agent: Type.String(),
     received_at: Type.String({ description: 'Server time at receipt, `YYYY-MM-DDTHH:MM:SS+00:00`.' }),
     headers: Type.Array(Type.Tuple([Type.String(), Type.String()]), { description: 'Request headers as the HTTP stack gives them (names lower-cased; not wire order — that comes from the raw listener evidence).' }),
-    nonce: Type.String({ description: 'State of the page nonce: valid, missing, unknown, expired or wrong-tool.' }),
+    nonce: Type.String({ description: 'State of the page nonce: valid, missing (none sent), unknown (never issued, deleted after expiry, or replaced: its network loaded more than PAGE_NONCE_LIMIT pages without running them), expired or wrong-tool.' }),
     evidence: Type.Array(EvidenceItemSchema(), { description: 'What the service’s own listeners (TLS, HTTP/2, STUN/TURN, DNS) observed for this page load, then the TLS/HTTP2 fingerprints a trusted TLS-terminating proxy passed in headers for the submitting request (`source: proxy`).' }),
     evidence_dropped: Type.Optional(
       Type.Record(Type.String(), Type.Integer({ minimum: 1 }), {
@@ -55,7 +55,10 @@ export function storedResultsSchema(tool: ToolId, sections?: TSchema, signals?: 
   const base = {
     summary: SummarySchema,
     checks: Type.Array(CheckSchema),
-    verified: Type.Boolean({ description: 'True when the task came from a page this service rendered (its single-use nonce), so `server.evidence` belongs to that page load.' }),
+    verified: Type.Boolean({
+      description:
+        'True when the task came with the live single-use nonce of a page this service rendered, so `server.evidence` belongs to that page load. False when it did not (`server.nonce` says why): nothing ties the task to a page load, and a bot-detector body of the spec\'s shape is scored from its own `scoring` entries, the client\'s word. Checks with `source: "server"` judge what the service observed, which a client cannot fake; `source: "client"` ones judge what the client reported.',
+    }),
     consistency: ConsistencySchema,
     server: ServerEvidenceSchema,
     ...(signals ? { signals: Type.Optional(signals) } : {}),

@@ -10,12 +10,11 @@ import { htmlPage, withCookies } from './page'
 import { Alert, MessagePage } from '../pages/message'
 import {
   checkRequestOrigin,
-  COOKIES,
   deleteCookie,
   formSecret,
   isHttpsRequest,
   readCheckedForm,
-  requestCookies,
+  requestCookie,
   sessionCookie,
 } from './web-session'
 
@@ -54,14 +53,14 @@ export function accountWeb(deps: AppDeps) {
 
   async function signedIn(server: Peer | null | undefined, request: Request): Promise<SignedIn | null> {
     const isHttps = https(server, request)
-    const session = await resumeSession(db, { token: requestCookies(request).get(COOKIES.session), now: clock() })
+    const session = await resumeSession(db, { token: requestCookie(request, 'session', isHttps), now: clock() })
     if (!session) return null
     const cookies = session.renewed ? [sessionCookie(session.token, isHttps, session.expiresAt, clock())] : []
     return { session, csrfToken: csrfTokenFor(session.token), https: isHttps, cookies }
   }
 
   const toLogin = (request: Request, isHttps: boolean) =>
-    withCookies(redirect(request, '/login'), requestCookies(request).has(COOKIES.session) ? [deleteCookie(COOKIES.session, isHttps)] : [])
+    withCookies(redirect(request, '/login'), requestCookie(request, 'session', isHttps) !== undefined ? [deleteCookie('session', isHttps)] : [])
 
   return {
     https,
@@ -102,7 +101,7 @@ export function accountWeb(deps: AppDeps) {
       if (!checkRequestOrigin(request, isHttps)) {
         return { ok: false, response: await refuse(request, 403, `Cannot ${what}: the request did not come from a page of this site.`, back) }
       }
-      const checked = await readCheckedForm(request, requestCookies(request).get(COOKIES.form), `Cannot ${what}`)
+      const checked = await readCheckedForm(request, requestCookie(request, 'form', isHttps), `Cannot ${what}`)
       if (!checked.ok) {
         const message = `Cannot ${what}: the form’s security token is missing or out of date. Reload the page and try again.`
         return { ok: false, response: await refuse(request, 403, message, back) }
@@ -116,9 +115,9 @@ export function accountWeb(deps: AppDeps) {
      */
     async enter(request: Request, isHttps: boolean, accountId: string): Promise<Response> {
       const now = clock()
-      await endSession(db, requestCookies(request).get(COOKIES.session))
+      await endSession(db, requestCookie(request, 'session', isHttps))
       const { token, expiresAt } = await startSession(db, { accountId, random, now })
-      return withCookies(redirect(request, '/dashboard'), [sessionCookie(token, isHttps, expiresAt, now), deleteCookie(COOKIES.form, isHttps)])
+      return withCookies(redirect(request, '/dashboard'), [sessionCookie(token, isHttps, expiresAt, now), deleteCookie('form', isHttps)])
     },
 
     /** Logout: Origin, then (when there is a session cookie) its CSRF token; the row is deleted. */
@@ -126,13 +125,13 @@ export function accountWeb(deps: AppDeps) {
       const isHttps = https(server, request)
       const what = 'log out'
       if (!checkRequestOrigin(request, isHttps)) return refuseForgery(request, 'foreign_origin', what)
-      const token = requestCookies(request).get(COOKIES.session)
+      const token = requestCookie(request, 'session', isHttps)
       if (token) {
         const checked = await readCheckedForm(request, token, `Cannot ${what}`)
         if (!checked.ok) return refuseForgery(request, checked.code, what)
         await endSession(db, token)
       }
-      return withCookies(redirect(request, '/login'), [deleteCookie(COOKIES.session, isHttps), deleteCookie(COOKIES.flash, isHttps, '/dashboard')])
+      return withCookies(redirect(request, '/login'), [deleteCookie('session', isHttps), deleteCookie('flash', isHttps, '/dashboard')])
     },
   }
 }

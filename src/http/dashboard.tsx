@@ -11,7 +11,7 @@ import { accountWeb, type SignedIn } from './account-web'
 import type { AppDeps } from './deps'
 import { isHtmx, redirect, VARY_HTMX } from './htmx'
 import { htmlPage, withCookies } from './page'
-import { cookieOptions, COOKIES, deleteCookie, requestCookies } from './web-session'
+import { cookieName, cookieOptions, deleteCookie, requestCookie } from './web-session'
 import { serializeCookie } from '../core/cookies'
 
 export type PanelExtras = Omit<PanelProps, 'csrfToken' | 'now' | 'plans' | 'keys' | 'maxKeys'>
@@ -25,7 +25,7 @@ interface Flash {
 const FLASH_SECONDS = 300
 
 function readFlash(request: Request, s: SignedIn): Flash | null {
-  const sealed = requestCookies(request).get(COOKIES.flash)
+  const sealed = requestCookie(request, 'flash', s.https)
   const text = sealed ? openFlash(s.session.token, sealed) : null
   if (!text) return null
   try {
@@ -65,7 +65,7 @@ export function dashboardView(deps: AppDeps) {
   function done(request: Request, s: SignedIn, flash: Flash): Promise<Response> | Response {
     if (isHtmx(request)) return render(request, s, flash)
     const sealed = sealFlash(s.session.token, JSON.stringify(flash), random)
-    const cookie = serializeCookie(COOKIES.flash, sealed, cookieOptions(s.https, { path: '/dashboard', maxAge: FLASH_SECONDS }))
+    const cookie = serializeCookie(cookieName('flash', s.https), sealed, cookieOptions(s.https, { path: '/dashboard', maxAge: FLASH_SECONDS }))
     return withCookies(redirect(request, '/dashboard'), [...s.cookies, cookie])
   }
 
@@ -83,9 +83,9 @@ export function dashboardPages(deps: AppDeps) {
       const g = await web.page(server, request)
       if (!g.ok) return g.response
       const flash = readFlash(request, g)
-      const hadCookie = requestCookies(request).has(COOKIES.flash)
+      const hadCookie = requestCookie(request, 'flash', g.https) !== undefined
       // The flash is shown once: the cookie goes with this answer.
-      return view.render(request, g, flash ?? {}, 200, hadCookie ? [deleteCookie(COOKIES.flash, g.https, '/dashboard')] : [])
+      return view.render(request, g, flash ?? {}, 200, hadCookie ? [deleteCookie('flash', g.https, '/dashboard')] : [])
     },
     { detail: { hide: true } },
   )

@@ -41,12 +41,22 @@ export interface AppDeps {
   taskRateLimit?: WindowPolicy | undefined
   /** Keyed fetches of missing task ids per key (TASK_MISS_LIMIT); DEFAULT_MISS_LIMIT when omitted. */
   taskMissLimit?: WindowPolicy | undefined
+  /**
+   * Never-used page nonces one network keeps (PAGE_NONCE_LIMIT); DEFAULT_PAGE_NONCE_LIMIT
+   * (src/core/nonce.ts) when omitted.
+   */
+  pageNonceLimit?: number | undefined
   /** Sign-ups per client address; SIGNUP_THROTTLE (src/core/throttle.ts) when omitted. */
   signupLimit?: WindowPolicy | undefined
   /** Store client addresses truncated to /24 and /48 (IP_TRUNCATE). */
   ipTruncate?: boolean | undefined
   /** Keys an account may create on the dashboard (MAX_KEYS_PER_ACCOUNT); DEFAULT_MAX_KEYS_PER_ACCOUNT when omitted. */
   maxKeysPerAccount?: number | undefined
+  /**
+   * Strict-Transport-Security max-age for responses to HTTPS requests (HSTS_MAX_AGE, src/http/hsts.ts);
+   * no header when omitted.
+   */
+  hstsMaxAge?: number | undefined
   /** Where request log lines go; none when omitted. */
   log?: ((line: string) => void) | undefined
 }

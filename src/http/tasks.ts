@@ -8,6 +8,7 @@ import { decideHit, DEFAULT_MISS_LIMIT } from '../core/fixed-window'
 import { fetchFailureStatus } from '../core/errors'
 import { truncateIpsDeep } from '../core/ip-privacy'
 import { isUuid, uuidV4 } from '../core/ids'
+import { networkKey } from '../core/ip'
 import { extractApiKey, hashSecret, isWellFormedApiKey } from '../core/keys'
 import { secondsUntilReset } from '../core/month'
 import { decideFetch } from '../core/quota'
@@ -52,8 +53,9 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
       const now = clock()
       const ip = requestClientIp(server, request, trustedProxies)
       if (taskRateLimit) {
-        // Before the body is read: a refused client costs one upsert. Addresses are hashed.
-        const after = await hitWindow(db, { scope: 'task_create', subject: hashSecret(ip), policy: taskRateLimit, now })
+        // Before the body is read: a refused client costs one upsert. Counted per network (an
+        // IPv6 /64: networkKey), hashed.
+        const after = await hitWindow(db, { scope: 'task_create', subject: hashSecret(networkKey(ip)), policy: taskRateLimit, now })
         const d = decideHit(taskRateLimit, after, now)
         if (!d.ok) return errorResponse(429, `${CREATE}: too many tasks from this address; retry in ${d.retryAfterSeconds} s`, { 'retry-after': String(d.retryAfterSeconds) })
       }

@@ -7,8 +7,9 @@ import { IndexPage, NotFoundPage, ReportFragment, ToolPage } from '../pages/tool
 import { requestClientIp } from './client-ip'
 import { issueNonce } from '../../db/nonces'
 import { fileListenerEvidence } from '../listeners/https-requests'
-import { generateNonce, NONCE_TTL_SECONDS } from '../core/nonce'
-import { randomBase62 } from '../core/keys'
+import { DEFAULT_PAGE_NONCE_LIMIT, generateNonce, NONCE_TTL_SECONDS } from '../core/nonce'
+import { networkKey } from '../core/ip'
+import { hashSecret, randomBase62 } from '../core/keys'
 import { probeAsset } from './assets'
 import type { AppDeps } from './deps'
 import { errorResponse } from './json'
@@ -37,6 +38,7 @@ function probeScripts(assets: AppDeps['assets']): ReadonlyMap<ToolId, string> {
 
 export function toolsPages(deps: AppDeps) {
   const { assets, clock, trustedProxies, db, random } = deps
+  const pageNonceLimit = deps.pageNonceLimit ?? DEFAULT_PAGE_NONCE_LIMIT
   // At start: a tool page without its probe would be an empty page.
   const scripts = probeScripts(assets)
   const listenerData: Record<string, string> = {}
@@ -51,13 +53,15 @@ export function toolsPages(deps: AppDeps) {
         return new Response(await NotFoundPage({ assets, path: new URL(request.url).pathname }), { status: 404, headers: HTML })
       }
       // Every render issues a single-use nonce (stored, so any instance and any listener can
-      // check it) and a TURN password for it.
-      // The page load's address goes with it: the HTTPS listener's records from other networks
-      // are capped apart (src/evidence/binding.ts).
+      // check it) and a TURN password for it. The page is never refused: a network that holds
+      // PAGE_NONCE_LIMIT nonces it never used loses its oldest instead (db/nonces.ts). The page
+      // load's address goes with it: the HTTPS listener's records from other networks are
+      // capped apart (src/evidence/binding.ts).
       const nonce = generateNonce(random)
       const turnSecret = randomBase62(random, 24)
       const clientIp = requestClientIp(server, request, trustedProxies)
-      await issueNonce(db, { nonce, tool: tool.id, turnSecret, now: clock(), ttlSeconds: NONCE_TTL_SECONDS, clientIp })
+      const network = hashSecret(networkKey(clientIp))
+      await issueNonce(db, { nonce, tool: tool.id, turnSecret, now: clock(), ttlSeconds: NONCE_TTL_SECONDS, clientIp, network, maxUnused: pageNonceLimit })
       // Loaded over the HTTPS listener: the handshake and HTTP/2 frames of this very connection
       // go under the nonce now, so the page needs no second connection to be judged on them.
       await fileListenerEvidence(db, request, nonce, clock(), clientIp)

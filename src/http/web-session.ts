@@ -11,7 +11,7 @@ import { generateSessionToken, isWellFormedSessionToken, SESSION_LIFETIME_SECOND
 import { readForm } from './forms'
 import { peerIsTrustedProxy } from './client-ip'
 
-export const COOKIES = {
+const COOKIE_BASE = {
   /** The session token (HttpOnly), 14 days. */
   session: 'antibot_session',
   /** Before log-in: the secret the sign-up and log-in forms' CSRF token is derived from. */
@@ -19,6 +19,26 @@ export const COOKIES = {
   /** What to show after a no-JavaScript form's 303 (a new key, a notice), sealed for this session. */
   flash: 'antibot_flash',
 } as const
+
+export type CookieKind = keyof typeof COOKIE_BASE
+
+/**
+ * A cookie's name for a request over HTTPS or plain HTTP. Over HTTPS the session and form
+ * cookies are `__Host-` cookies: browsers keep such a cookie only when it was set over HTTPS,
+ * Secure, with Path=/ and no Domain, so neither a sibling subdomain nor anyone on the plain-HTTP
+ * port (or between the browser and it) can plant or overwrite one. The flash cookie is scoped
+ * to /dashboard, which `__Host-` does not allow, so it is `__Secure-` (set over HTTPS, Secure);
+ * it is sealed with the session's token besides (src/core/flash.ts).
+ *
+ * Over plain HTTP no prefix is possible (both need Secure), so the cookies keep their plain
+ * names, and each scheme reads only its own names: a cookie set or planted over plain HTTP is
+ * never taken for the HTTPS session or form secret. Signing in over one scheme does not sign
+ * in over the other.
+ */
+export function cookieName(kind: CookieKind, https: boolean): string {
+  if (!https) return COOKIE_BASE[kind]
+  return `${kind === 'flash' ? '__Secure-' : '__Host-'}${COOKIE_BASE[kind]}`
+}
 
 /** The form field plain HTML forms send the token in. */
 export const CSRF_FIELD = '_csrf'
@@ -46,15 +66,16 @@ export function cookieOptions(https: boolean, extra: Partial<CookieOptions> = {}
 
 export function sessionCookie(token: string, https: boolean, expiresAt: Date, now: Date): string {
   const maxAge = Math.min(SESSION_LIFETIME_SECONDS, Math.floor((expiresAt.getTime() - now.getTime()) / 1000))
-  return serializeCookie(COOKIES.session, token, cookieOptions(https, { maxAge }))
+  return serializeCookie(cookieName('session', https), token, cookieOptions(https, { maxAge }))
 }
 
-export function deleteCookie(name: string, https: boolean, path = '/'): string {
-  return serializeCookie(name, '', cookieOptions(https, { maxAge: 0, path }))
+export function deleteCookie(kind: CookieKind, https: boolean, path = '/'): string {
+  return serializeCookie(cookieName(kind, https), '', cookieOptions(https, { maxAge: 0, path }))
 }
 
-export function requestCookies(request: Request): Map<string, string> {
-  return parseCookies(request.headers.get('cookie'))
+/** The value of the request's cookie of this kind, under its name for the request's scheme. */
+export function requestCookie(request: Request, kind: CookieKind, https: boolean): string | undefined {
+  return parseCookies(request.headers.get('cookie')).get(cookieName(kind, https))
 }
 
 /**
@@ -63,10 +84,10 @@ export function requestCookies(request: Request): Map<string, string> {
  * log-in forms (log-in CSRF), and is dropped once a session starts.
  */
 export function formSecret(request: Request, random: RandomBytes, https: boolean): { secret: string; setCookie: string | null } {
-  const existing = requestCookies(request).get(COOKIES.form)
+  const existing = requestCookie(request, 'form', https)
   if (existing && isWellFormedSessionToken(existing)) return { secret: existing, setCookie: null }
   const secret = generateSessionToken(random)
-  return { secret, setCookie: serializeCookie(COOKIES.form, secret, cookieOptions(https)) }
+  return { secret, setCookie: serializeCookie(cookieName('form', https), secret, cookieOptions(https)) }
 }
 
 export { csrfTokenFor }

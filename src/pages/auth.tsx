@@ -64,7 +64,7 @@ function CredentialsForm(props: CredentialsPageProps & { action: '/signup' | '/l
         />
         {signup ? (
           <p class="hint" id="password-hint">
-            At least {PASSWORD_MIN} characters.
+            At least {PASSWORD_MIN} characters, and not a common password such as 12345678.
           </p>
         ) : (
           ''

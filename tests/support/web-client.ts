@@ -19,13 +19,20 @@ export class WebClient {
   html = ''
   csrf: string | null = null
 
+  /**
+   * `send`: how a request reaches the app; `app.handle` by default (no socket, so the client
+   * address is 'unknown'). A test that needs a socket peer passes a fetch to a listening app,
+   * and `headers` (e.g. X-Forwarded-For) go with every request.
+   */
   constructor(
     readonly app: App,
     readonly base = 'http://localhost',
+    readonly send: (request: Request) => Promise<Response> = (request) => app.handle(request),
+    readonly headers: Record<string, string> = {},
   ) {}
 
   private cookieHeader(): Record<string, string> {
-    return this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}
+    return { ...this.headers, ...(this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}) }
   }
 
   private async receive(res: Response): Promise<Response> {
@@ -46,7 +53,7 @@ export class WebClient {
   }
 
   async get(path: string, headers: Record<string, string> = {}): Promise<Response> {
-    return this.receive(await this.app.handle(new Request(this.base + path, { headers: { ...this.cookieHeader(), ...headers } })))
+    return this.receive(await this.send(new Request(this.base + path, { headers: { ...this.cookieHeader(), ...headers } })))
   }
 
   async post(path: string, fields: Record<string, string> = {}, o: PostOptions = {}): Promise<Response> {
@@ -62,7 +69,7 @@ export class WebClient {
     } else if (token) {
       body.set('_csrf', token)
     }
-    return this.receive(await this.app.handle(new Request(this.base + path, { method: 'POST', headers, body })))
+    return this.receive(await this.send(new Request(this.base + path, { method: 'POST', headers, body })))
   }
 
   /** Follows a 303 (or an htmx HX-Location) with a GET, as a browser would. */

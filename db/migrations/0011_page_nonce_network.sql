@@ -1,0 +1,2 @@
+ALTER TABLE "page_nonces" ADD COLUMN "network" text;--> statement-breakpoint
+CREATE INDEX "page_nonces_unused_network_idx" ON "page_nonces" USING btree ("network","created_at") WHERE "page_nonces"."used_at" is null;

@@ -55,8 +55,40 @@ export const StackLeaksSchema = Type.Object({
   calls: Num,
   /** Stack frames of callers outside this script that point at code (file:line:column). */
   frames: List(200, 12),
+  /**
+   * What code evaluated in the page (frames without a script URL) asked the DOM for, e.g.
+   * `dataset.task` or `querySelector(body[data-task])`. Optional: pages from before it do not send it.
+   */
+  reads: Type.Optional(List(120, 12)),
 })
 export type StackLeaks = Static<typeof StackLeaksSchema>
+
+/**
+ * probes/signals/input-pacing.ts: a main-thread block the page made while the pointer moved,
+ * and the pointer input around it, from the events' own time stamps (coalesced ones included).
+ */
+export const InputBlockSchema = Type.Object({
+  /** How long the main thread was held (ms). */
+  ms: Num,
+  /** Median interval of the input events just before the block (ms); null with too few. */
+  before: NNum,
+  /** Input events created while the main thread was held. */
+  inBlock: Num,
+  /** Interval of the first two input events created after it (ms); null when the pointer stopped. */
+  after: NNum,
+})
+export type InputBlock = Static<typeof InputBlockSchema>
+
+export const InputPacingSchema = Type.Object({
+  /** PointerEvent.getCoalescedEvents exists: without it queued input cannot be told apart. */
+  coalescing: Bool,
+  /** pointermove events delivered, input events they carried, wheel events. */
+  moves: Num,
+  raw: Num,
+  wheels: Num,
+  blocks: Type.Array(InputBlockSchema, { maxItems: 8 }),
+})
+export type InputPacing = Static<typeof InputPacingSchema>
 
 /** probes/signals/automation-globals.ts */
 export const AutomationGlobalsSchema = Type.Object({
@@ -202,5 +234,7 @@ export const BotDetectorSignals = Type.Object({
   sharedWorker: Type.Optional(Signal(SharedWorkerUaSchema)),
   /** Optional: pages from before this signal do not send it. */
   partition: Type.Optional(Signal(StoragePartitionSchema)),
+  /** Optional: pages from before this signal do not send it. */
+  input: Type.Optional(Signal(InputPacingSchema)),
 })
 export type BotDetectorSignals = Static<typeof BotDetectorSignals>

@@ -16,6 +16,7 @@ import { iframeScope, pageScope, workerScope } from '../signals/scope-snapshot'
 import { screenMetrics } from '../signals/screen'
 import { sharedWorkerUa } from '../signals/shared-worker-ua'
 import { storagePartition } from '../signals/storage-partition'
+import { watchInputPacing } from '../signals/input-pacing'
 import { watchStackLeaks } from '../signals/stack-leaks'
 import { tlsEvidence } from '../signals/tls-evidence'
 import { webdriverFlag } from '../signals/webdriver'
@@ -23,15 +24,23 @@ import { webglGpu } from '../signals/webgl-gpu'
 import { windowMetrics } from '../signals/window-metrics'
 
 // The DOM lookups are wrapped first, before anything else runs, so that code evaluated by a
-// driver while the tests run is seen (signals/stack-leaks.ts). The lie tests come first in
-// the registry: they must see the APIs as the page received them.
+// driver while the tests run is seen (signals/stack-leaks.ts), and the pointer is watched from
+// the start (signals/input-pacing.ts); both report what they saw until the page submits. The
+// lie tests come first in the registry: they must see the APIs as the page received them.
 const stack = watchStackLeaks()
+const input = watchInputPacing()
 
 void runToolPage('bot-detector', {
   lies: apiLies,
   webdriver: webdriverFlag,
   cdp: cdpRuntime,
-  stack,
+  // Placeholders, replaced as the page submits (below) with what was seen until then.
+  stack: () => ({ hooked: 0, calls: 0, frames: [], reads: [] }),
+  // …the input one once the pointer is still or probed (at once when nobody moves it).
+  input: async () => {
+    await input.settled()
+    return { coalescing: false, moves: 0, raw: 0, wheels: 0, blocks: [] }
+  },
   globals: automationGlobals,
   navigator: navigatorIdentity,
   page: pageScope,
@@ -52,4 +61,10 @@ void runToolPage('bot-detector', {
   navRate: () => navigationRateLimit(),
   partition: () => storagePartition(),
   tlsEvidence,
+}, {
+  extra(signals) {
+    const watched = { stack: stack.stop(), input: input.stop() }
+    for (const [name, value] of Object.entries(watched)) signals[name] = { ok: true, value, ms: (signals[name] as { ms?: number } | undefined)?.ms ?? 0 }
+    return {}
+  },
 })

@@ -5,6 +5,7 @@ import type { Check } from '../core/scoring'
 import { automationGlobals, phantomjsTraces, playwrightGlobals, seleniumGlobals } from './framework-globals'
 import { headlessBrands, headlessUa, headlessUaHeader, headlessWorkerUa } from './headless-markers'
 import { headlessSharedWorkerUa } from './shared-worker-ua'
+import { inputPacing } from './input-pacing'
 import { stackSourceUrl } from './stack-frames'
 import { webdriverFlag } from './webdriver-flag'
 
@@ -13,7 +14,7 @@ export type BotVerdict = (typeof BOT_VERDICTS)[number]
 
 /** Checks whose failure alone makes the verdict `bot`: markers no person's browser produces. */
 const DECISIVE = new Set<string>(
-  [webdriverFlag, stackSourceUrl, playwrightGlobals, seleniumGlobals, phantomjsTraces, automationGlobals, headlessUa, headlessWorkerUa, headlessBrands, headlessUaHeader, headlessSharedWorkerUa].map((c) => c.id),
+  [webdriverFlag, stackSourceUrl, inputPacing, playwrightGlobals, seleniumGlobals, phantomjsTraces, automationGlobals, headlessUa, headlessWorkerUa, headlessBrands, headlessUaHeader, headlessSharedWorkerUa].map((c) => c.id),
 )
 
 export function verdictOf(checks: readonly Check[], score: number): BotVerdict {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { frameworkOfFrame } from './stack-frames'
+import { frameworkOfFrame, pollsForResult } from './stack-frames'
 import { ok, humanChrome, judge } from '../core/tools/bot-detector.fixture'
 
 describe('stack frames', () => {
@@ -30,5 +30,33 @@ describe('stack frames in bot-detector', () => {
     const r = judge(s)
     expect(r.byId('stack-sourceurl').verdict).toBe('warn')
     expect(r.sections.verdict).toBe('human')
+  })
+})
+
+describe('evaluated code polling for the result', () => {
+  test("a raw DevTools client's Runtime.evaluate reading data-task fails and makes the verdict bot", () => {
+    const s = humanChrome()
+    // What the raw-DevTools matrix client left (tests/matrix/devtools-clients.ts).
+    s.stack = ok({ hooked: 15, calls: 42, frames: ['at <anonymous>:1:10', 'at <anonymous>:1:27'], reads: ['body', 'dataset', 'dataset.task', 'dataset.error'] })
+    const r = judge(s)
+    expect(r.byId('stack-sourceurl')).toMatchObject({ verdict: 'fail', observed: expect.arrayContaining(['code evaluated in the page polled for its result: dataset.task, dataset.error']) })
+    expect(r.sections.frameworks).toContain('cdp')
+    expect(r.sections.verdict).toBe('bot')
+  })
+
+  test('what evaluated code asked for that is not the result only warns', () => {
+    const s = humanChrome()
+    s.stack = ok({ hooked: 15, calls: 3, frames: ['at <anonymous>:1:10'], reads: ['body', 'querySelector(#main)'] })
+    expect(judge(s).byId('stack-sourceurl').verdict).toBe('warn')
+  })
+
+  test('pollsForResult names the reads of the task, its error and its status line', () => {
+    expect(pollsForResult(['dataset.task', 'getAttribute(data-task)', 'querySelector(body[data-task])', 'getElementById(status)', 'dataset.error', 'body', 'dataset.nonce', 'querySelector(.taskbar)'])).toEqual([
+      'dataset.task',
+      'getAttribute(data-task)',
+      'querySelector(body[data-task])',
+      'getElementById(status)',
+      'dataset.error',
+    ])
   })
 })

@@ -15,20 +15,31 @@ export function frameworkOfFrame(frame: string): string | null {
   return null
 }
 
+/** What evaluated code read that only a script waiting for this page's result wants: the task id, its error, its status line. */
+export function pollsForResult(reads: readonly string[]): string[] {
+  return reads.filter((r) => /\btask\b|data-task|data-error|dataset\.error|\bstatus\b/.test(r))
+}
+
 export const stackSourceUrl = checkOn<BotDetectorSignals>()({
   id: 'stack-sourceurl',
   name: 'No automation frames in stack traces',
   source: 'client',
-  why: "Code a driver evaluates in the page carries its origin in stack frames: Puppeteer's \"pptr:\" sourceURL, Playwright's UtilityScript. The page wraps its DOM lookups while the tests run and reads the callers' stacks. Only calls made in that window are seen. Anonymous evaluated frames only warn: code typed into DevTools and main-world scripts of some extensions look the same.",
+  why: "Code a driver evaluates in the page carries its origin in stack frames: Puppeteer's \"pptr:\" sourceURL, Playwright's UtilityScript, and no script URL at all for a raw DevTools client's Runtime.evaluate or Selenium's execute_script. The page wraps its DOM lookups (and the document.body and dataset getters) until it submits and reads the callers' stacks. Evaluated code that polls for this page's result (data-task, its error or status line) is a driver waiting for it and fails; other anonymous evaluated frames only warn: code typed into DevTools and main-world scripts of some extensions look the same.",
   expected: "no pptr:, UtilityScript or evaluated-code frames among the callers of the page's DOM lookups",
   needs: ['stack'],
   judge: ({ stack }) => {
     const known = stack.frames.map((f) => [f, frameworkOfFrame(f)] as const).filter(([, k]) => k !== null)
     const named = known.filter(([, k]) => k !== 'unknown-eval')
+    const polls = pollsForResult(stack.reads ?? [])
+    const labels = [...named.map(([, k]) => k!), ...(polls.length && !named.length ? ['cdp'] : [])]
     return {
-      verdict: named.length ? 'fail' : known.length ? 'warn' : 'pass',
-      observed: known.length ? (named.length ? named : known).map(([f]) => f).slice(0, 6) : `no automation frames in ${stack.calls} calls to ${stack.hooked} DOM lookups`,
-      labels: named.map(([, k]) => k!),
+      verdict: named.length || polls.length ? 'fail' : known.length ? 'warn' : 'pass',
+      observed: polls.length
+        ? [`code evaluated in the page polled for its result: ${polls.slice(0, 4).join(', ')}`, ...(named.length ? named : known).map(([f]) => f).slice(0, 4)]
+        : known.length
+          ? (named.length ? named : known).map(([f]) => f).slice(0, 6)
+          : `no automation frames in ${stack.calls} calls to ${stack.hooked} DOM lookups`,
+      labels,
     }
   },
 })

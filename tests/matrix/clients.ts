@@ -64,6 +64,15 @@ export const BROWSER_PATHS = {
  */
 export const WEBKIT_ENV: Record<string, string> = process.getuid?.() === 0 ? { WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS: '1' } : {}
 
+/**
+ * How a person's Chromium starts here (person.ts says why each flag is harmless): a fresh profile,
+ * no first-run tab, no calls to Google; --no-sandbox only as root.
+ */
+export function chromiumLaunchArgs(profile: string): string[] {
+  const rootOnly = process.getuid?.() === 0 ? ['--no-sandbox'] : []
+  return [...rootOnly, `--user-data-dir=${profile}`, '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+}
+
 /** Turns off Blink's AutomationControlled feature: navigator.webdriver stays false. */
 const NO_AUTOMATION_CONTROLLED = '--disable-blink-features=AutomationControlled'
 

@@ -19,7 +19,8 @@
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { BROWSER_PATHS, WEBKIT_ENV, type Client, type MatrixContext } from './clients'
+import { BROWSER_PATHS, chromiumLaunchArgs, WEBKIT_ENV, type Client, type MatrixContext } from './clients'
+import { startHand } from './hand'
 import { sleep, startXvfb, stopGroup } from './xvfb'
 
 export { BROWSER_PATHS }
@@ -51,6 +52,8 @@ export interface Launch {
   program: string
   args: string[]
   env?: Record<string, string>
+  /** Moves the system pointer and scrolls while the page runs, as a person's hand would (./hand.ts). */
+  hand?: boolean
 }
 
 /** Starts the browser on a fresh Xvfb display and returns the bot-detector task it submitted. */
@@ -70,9 +73,11 @@ async function runPerson(ctx: MatrixContext, what: string, launch: Launch): Prom
 export async function visit(ctx: MatrixContext, what: string, launch: Launch, tool: string, display: string): Promise<string> {
   const before = new Set(await listTaskIds(ctx, tool))
   let browser: ChildProcess | undefined
+  let hand: ChildProcess | undefined
   try {
     let log = ''
     browser = spawn(launch.program, launch.args, { env: { ...process.env, ...launch.env, DISPLAY: display }, stdio: ['ignore', 'ignore', 'pipe'], detached: true })
+    if (launch.hand) hand = startHand(display)
     browser.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)))
     const started = Date.now()
     // Browser start-up on a loaded 2-core machine takes a few seconds on top of the page's run.
@@ -84,13 +89,13 @@ export async function visit(ctx: MatrixContext, what: string, launch: Launch, to
     }
     throw new Error(`no new ${tool} task from ${what} within ${Math.round((Date.now() - started) / 1000)} s`)
   } finally {
+    if (hand) await stopGroup(hand)
     if (browser) await stopGroup(browser)
   }
 }
 
 function chromiumArgs(url: string, profile: string, extra: string[] = []): string[] {
-  const rootOnly = process.getuid?.() === 0 ? ['--no-sandbox'] : []
-  return [...rootOnly, `--user-data-dir=${profile}`, '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extra, url]
+  return [...chromiumLaunchArgs(profile), ...extra, url]
 }
 
 /**
@@ -209,6 +214,24 @@ export const PEOPLE: Record<string, Person> = {
     ...firefoxLaunch(ctx, url, profile, { 'intl.accept_languages': 'de-DE, de, en-US, en', 'intl.locale.requested': 'de-DE,en-US' }),
     env: { LANG: 'de_DE.UTF-8', LANGUAGE: 'de_DE.UTF-8', TZ: 'Europe/Berlin' },
   })),
+  // People whose hand is on the mouse (issue 25): the system pointer moves along curves and the
+  // wheel scrolls while the page runs (xdotool on the Xvfb display, ./hand.ts), the controls for
+  // every check on input.
+  'person-hand': person('Person: headful Chromium on Xvfb, moving the mouse and scrolling while the page runs', 'chromium', (ctx, url, profile) => ({
+    program: ctx.chromium,
+    args: chromiumArgs(url, profile),
+    hand: true,
+  })),
+  'person-firefox-hand': person('Person: Firefox ESR on Xvfb, moving the mouse and scrolling while the page runs', 'firefox', (ctx, url, profile) => ({
+    ...firefoxLaunch(ctx, url, profile),
+    hand: true,
+  })),
+  // Content blockers (issue 25): Debian's uBlock Origin and Privacy Badger, installed system-wide
+  // (webext-ublock-origin-firefox, webext-privacy-badger), enabled as the person would on first
+  // start: Firefox loads the system scope and enables its add-ons without asking.
+  'person-firefox-blockers': person('Person: Firefox ESR on Xvfb with uBlock Origin and Privacy Badger (Debian packages)', 'firefox', (ctx, url, profile) =>
+    firefoxLaunch(ctx, url, profile, { 'extensions.enabledScopes': 15, 'extensions.autoDisableScopes': 0 }),
+  ),
   // WebKit, the third engine (issue 28): GNOME Web as installed; GNOME Web with French, then
   // English, chosen in its preferences (the whole list goes into Accept-Language, only fr-FR into
   // navigator.languages: WebKit exposes the primary language alone) on Paris time; and WebKitGTK's own MiniBrowser in

@@ -28,6 +28,8 @@ import {
   stealthClient,
   type Client,
 } from './clients'
+import { rawDevToolsIsolatedWorldClient, rawDevToolsMainWorldClient } from './devtools-clients'
+import { firefoxBidiClient, firefoxBidiHeadfulClient } from './firefox-clients'
 import { BROWSER_PATHS, browserVersions, PEOPLE, type Person, type PersonContext } from './person'
 import { markdownTable, rowProblem, type Row } from './report'
 
@@ -52,12 +54,18 @@ const CLIENTS: Record<string, Client | Person> = {
   'selenium-headful': seleniumHeadfulClient,
   // WebKit automation (issue 28).
   'selenium-webkit': seleniumWebKitClient,
+  // The raw-DevTools class (nodriver, zendriver, selenium-driverless; issue 25).
+  'devtools-main': rawDevToolsMainWorldClient,
+  'devtools-isolated': rawDevToolsIsolatedWorldClient,
+  // Firefox automation over WebDriver BiDi (issue 25).
+  'firefox-bidi': firefoxBidiClient,
+  'firefox-bidi-headful': firefoxBidiHeadfulClient,
   // The people (person.ts): Chromium as started from a desktop, another locale, time zone and
   // window size, and Firefox ESR with and without resistFingerprinting.
   ...PEOPLE,
 }
 /** Automation clients with a window, on an Xvfb display. */
-const ON_XVFB = ['puppeteer-headful', 'patchright-headful', 'real-browser', 'selenium-headful', 'selenium-webkit']
+const ON_XVFB = ['puppeteer-headful', 'patchright-headful', 'real-browser', 'selenium-headful', 'selenium-webkit', 'devtools-main', 'devtools-isolated', 'firefox-bidi-headful']
 const PAGE_TIMEOUT_MS = 30_000
 /** A client that has not answered in this long is stopped and its row fails. */
 const CLIENT_TIMEOUT_MS = 120_000

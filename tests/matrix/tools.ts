@@ -78,6 +78,7 @@ const VISITORS: Record<string, Visitor> = {
   'person-firefox-rfp': person('person-firefox-rfp'),
   'person-firefox-de': person('person-firefox-de'),
   'person-hidpi': person('person-hidpi'),
+  'person-firefox-blockers': person('person-firefox-blockers'),
   'person-webkit': person('person-webkit'),
   'person-webkit-fr': person('person-webkit-fr'),
   'person-webkit-mini': person('person-webkit-mini'),

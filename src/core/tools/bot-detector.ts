@@ -40,6 +40,7 @@ import { iframeConsistency, workerConsistency } from '../../checks/scope-consist
 import { headlessSharedWorkerUa } from '../../checks/shared-worker-ua'
 import { glRenderer, webglRenderer } from '../../checks/software-gl'
 import { stackSourceUrl } from '../../checks/stack-frames'
+import { inputPacing } from '../../checks/input-pacing'
 import { storagePartitioning } from '../../checks/storage-partition'
 import { tlsFingerprintFamily, http2FingerprintFamily } from '../../checks/tls-match'
 import { uaConsistency } from '../../checks/ua-consistency'
@@ -77,6 +78,7 @@ export const botDetector = defineTool({
     [navigationRateLimit, 40],
     [storagePartitioning, 60],
     [stackSourceUrl, 40],
+    [inputPacing, 60],
     [playwrightGlobals, 60],
     [seleniumGlobals, 60],
     [phantomjsTraces, 60],

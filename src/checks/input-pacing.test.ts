@@ -1,0 +1,59 @@
+import { describe, expect, test } from 'bun:test'
+import type { InputPacing } from '../../common/signals/bot-detector'
+import { humanChrome, judge, ok } from '../core/tools/bot-detector.fixture'
+import { informative, inputPacing, paced } from './input-pacing'
+
+const run = (input: InputPacing) => {
+  const s = humanChrome()
+  s.input = ok(input)
+  const r = judge(s)
+  return { check: r.byId('input-pacing'), verdict: r.sections.verdict }
+}
+
+// As measured on Chromium 156 under Xvfb (probes/signals/input-pacing.ts): a raw DevTools client
+// awaiting each Input.dispatchMouseEvent, and xdotool moving the system pointer.
+const DEVTOOLS: InputPacing = { coalescing: true, moves: 26, raw: 26, wheels: 0, blocks: [{ ms: 223, before: 53.8, inBlock: 0, after: 54.4 }, { ms: 105, before: 19.3, inBlock: 0, after: 15.7 }, { ms: 106, before: 13, inBlock: 0, after: null }] }
+const XDOTOOL: InputPacing = { coalescing: true, moves: 11, raw: 70, wheels: 0, blocks: [{ ms: 100, before: 19, inBlock: 6, after: 21 }, { ms: 117, before: 16, inBlock: 3, after: 14 }, { ms: 100, before: 10, inBlock: 0, after: null }] }
+
+describe('input-pacing', () => {
+  test('a block tells only in steady movement on both sides', () => {
+    expect(informative({ ms: 105, before: 19.3, inBlock: 0, after: 15.7 })).toBe(true)
+    expect(informative({ ms: 106, before: 13, inBlock: 0, after: null })).toBe(false)
+    // Events 50 ms apart cannot be expected three times inside 100 ms.
+    expect(informative({ ms: 100, before: 50, inBlock: 0, after: 20 })).toBe(false)
+    // The pointer stopped after the block (a long gap after it): a pause, not a paced stream.
+    expect(informative({ ms: 160, before: 31, inBlock: 0, after: 65 })).toBe(false)
+    expect(paced({ ms: 105, before: 19.3, inBlock: 1, after: 15.7 })).toBe(true)
+    expect(paced({ ms: 105, before: 19.3, inBlock: 2, after: 15.7 })).toBe(false)
+  })
+
+  test('input injected one event at a time fails, names cdp and makes the verdict bot', () => {
+    const { check, verdict } = run(DEVTOOLS)
+    expect(check.verdict).toBe('fail')
+    expect(String((check.observed as string[])[0])).toContain('each move was created after the page handled the one before')
+    expect(verdict).toBe('bot')
+  })
+
+  test("the system pointer's queued input passes", () => {
+    expect(run(XDOTOOL).check.verdict).toBe('pass')
+  })
+
+  test('one block with queued input clears the others; one paced block alone is not enough', () => {
+    expect(run({ ...DEVTOOLS, blocks: [...DEVTOOLS.blocks, { ms: 100, before: 15, inBlock: 4, after: 15 }] }).check.verdict).toBe('pass')
+    expect(run({ ...DEVTOOLS, blocks: [DEVTOOLS.blocks[1]!] }).check.verdict).toBe('pass')
+  })
+
+  test('input that arrived coalesced anywhere is the system\'s: no fail however the blocks fell', () => {
+    expect(run({ ...DEVTOOLS, raw: 27 }).check.verdict).toBe('pass')
+  })
+
+  test('nothing to judge without movement or without coalesced events: na, never a fail', () => {
+    expect(run({ coalescing: true, moves: 0, raw: 0, wheels: 0, blocks: [] }).check.verdict).toBe('na')
+    expect(run({ ...DEVTOOLS, coalescing: false }).check).toMatchObject({ verdict: 'na', expected: expect.stringContaining('getCoalescedEvents') })
+  })
+
+  test('pages from before the signal: na', () => {
+    const s = humanChrome()
+    expect(judge(s).byId(inputPacing.id).verdict).toBe('na')
+  })
+})

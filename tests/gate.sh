@@ -50,6 +50,11 @@ if [ "$CHROMIUM_PATH" = /usr/bin/chromium ] && [ ! -e /usr/lib/chromium/locales/
 [ -x "${EPIPHANY_PATH:-/usr/bin/epiphany-browser}" ] || MISSING="$MISSING epiphany-browser"
 command -v dbus-run-session >/dev/null || MISSING="$MISSING dbus-daemon"
 command -v WebKitWebDriver >/dev/null || MISSING="$MISSING webkit2gtk-driver"
+# The people who move the pointer (xdotool on Xvfb) and the Firefox person with Debian's content
+# blockers (uBlock Origin, Privacy Badger), issue 25.
+command -v xdotool >/dev/null || MISSING="$MISSING xdotool"
+[ -d "/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/uBlock0@raymondhill.net" ] || MISSING="$MISSING webext-ublock-origin-firefox"
+[ -d "/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/jid1-MnnxcxisBPnSXQ@jetpack" ] || MISSING="$MISSING webext-privacy-badger"
 if [ -n "$MISSING" ]; then
   if command -v apt-get >/dev/null; then
     echo "gate: installing Debian's$MISSING"

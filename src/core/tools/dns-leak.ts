@@ -134,4 +134,12 @@ export const dnsLeak = defineTool({
       verdict: verdictText(dns, checks, zoneMissing),
     }
   },
+  // The resolvers the service's DNS server saw are this tool's evidence: without the listener
+  // (or its zone) no resolver can be observed, whatever the page does.
+  untested(sections) {
+    const d = sections.dns as { zone: string | null }
+    const pending = sections.pending as Array<{ needs: string }>
+    if (!pending.some((p) => p.needs === LISTENER_MISSING)) return null
+    return { reason: d.zone ? "no resolver could be observed: the service's DNS listener filed nothing for this page" : 'no resolver could be observed: this service has no DNS zone configured (DNS_ZONE), so its DNS listener is off', url: null }
+  },
 })

@@ -4,9 +4,13 @@
 // Tools without one get nothing.
 
 import { signalValue, type SignalResult } from '../../../common/signal'
+import type { AudioPlot } from '../../../common/signals/audio-fingerprint'
+import type { Canvas2dHash, CanvasPicture, WebglSummary } from '../../../common/signals/canvas-fingerprint'
 import type { ScreenMetrics, WindowMetrics } from '../../../common/signals/screen-display'
 import type { ToolId } from '../../../common/tools'
 import type { ReportResults } from '../report'
+import { AudioPicture } from './audio'
+import { CanvasPictures } from './canvas'
 import { ScreenPicture } from './screen'
 
 type Signals = Record<string, SignalResult<unknown> | undefined>
@@ -23,6 +27,22 @@ export function ToolPicture(props: { tool: ToolId; results: ReportResults }): JS
     case 'screen-display': {
       const screen = signalIn<ScreenMetrics>(results, 'screen')
       return screen ? <ScreenPicture screen={screen} window={signalIn<WindowMetrics>(results, 'window') ?? null} checks={results.checks} /> : ''
+    }
+    case 'canvas-fingerprint': {
+      const canvas = signalIn<{ value: Canvas2dHash; picture?: CanvasPicture }>(results, 'canvas')
+      const gl = signalIn<WebglSummary>(results, 'webgl')
+      return (
+        <CanvasPictures
+          drawings={[
+            { title: '2D canvas', alt: 'The 2D canvas scene (text, emoji, gradient, blended circles) as this browser drew it', picture: canvas?.picture, hash: canvas?.value.hash ?? null, showWidth: 220 },
+            { title: 'WebGL render', alt: 'The WebGL scene (a shaded polygon) as this browser’s GPU rendered it', picture: gl?.picture, hash: gl?.pixelsHash ?? null, showWidth: 128, pixelated: true },
+          ]}
+        />
+      )
+    }
+    case 'audio-fingerprint': {
+      const plot = signalIn<{ plot?: AudioPlot }>(results, 'audio')?.plot
+      return plot ? <AudioPicture plot={plot} /> : ''
     }
     default:
       return ''

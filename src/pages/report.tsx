@@ -118,7 +118,7 @@ export function ChecksTable(props: { checks: readonly Check[] }): JSX.Element {
       <TableHead columns={COLUMNS} />
       <tbody>
         {sorted.map((c) => (
-          <tr data-check={c.id} class={`row-${c.verdict}`}>
+          <tr id={`check-${c.id}`} data-check={c.id} class={`row-${c.verdict}`}>
             <td class="c-name" data-label={COLUMNS[0]}>
               <span class="check-name" safe>
                 {c.name}

@@ -20,7 +20,7 @@ function Figure(props: { d: Drawing; id: string }): JSX.Element {
   const { d, id } = props
   const p = d.picture
   const w = d.showWidth
-  const h = p && p.width ? Math.round((w * p.height) / p.width) : w
+  const h = p?.width ? Math.round((w * p.height) / p.width) : w
   const noise = p?.noise
   const total = p ? p.width * p.height : 0
   return (

@@ -10,7 +10,9 @@ import type { ScreenMetrics, WindowMetrics } from '../../../common/signals/scree
 import type { ToolId } from '../../../common/tools'
 import type { ReportResults } from '../report'
 import { AudioPicture } from './audio'
+import { BotFindings } from './bot-findings'
 import { CanvasPictures } from './canvas'
+import { FontsPicture } from './fonts'
 import { ScreenPicture } from './screen'
 
 type Signals = Record<string, SignalResult<unknown> | undefined>
@@ -44,6 +46,12 @@ export function ToolPicture(props: { tool: ToolId; results: ReportResults }): JS
       const plot = signalIn<{ plot?: AudioPlot }>(results, 'audio')?.plot
       return plot ? <AudioPicture plot={plot} /> : ''
     }
+    case 'font-detection': {
+      const fonts = results.fonts as { detected?: string[]; tested?: number; inferredOs?: string | null } | undefined
+      return fonts?.detected ? <FontsPicture detected={fonts.detected} tested={fonts.tested ?? 0} inferredOs={fonts.inferredOs ?? null} /> : ''
+    }
+    case 'bot-detector':
+      return <BotFindings checks={results.checks} />
     default:
       return ''
   }

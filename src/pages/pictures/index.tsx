@@ -9,6 +9,8 @@ import type { Canvas2dHash, CanvasPicture, WebglSummary } from '../../../common/
 import type { ScreenMetrics, WindowMetrics } from '../../../common/signals/screen-display'
 import type { ToolId } from '../../../common/tools'
 import type { ReportResults } from '../report'
+import { dnsLeakMap, ipLeakMap, webrtcLeakMap } from '../../core/pictures/address-map'
+import { AddressesPicture } from './addresses'
 import { AudioPicture } from './audio'
 import { BotFindings } from './bot-findings'
 import { CanvasPictures } from './canvas'
@@ -52,6 +54,13 @@ export function ToolPicture(props: { tool: ToolId; results: ReportResults }): JS
     }
     case 'bot-detector':
       return <BotFindings checks={results.checks} />
+    // The sections are the tools' own (src/core/tools/<tool>.ts), as assembleResults stored them.
+    case 'ip-leak':
+      return results.ip ? <AddressesPicture groups={ipLeakMap(results as unknown as Parameters<typeof ipLeakMap>[0])} /> : ''
+    case 'webrtc-leak':
+      return results.webrtc ? <AddressesPicture groups={webrtcLeakMap(results as unknown as Parameters<typeof webrtcLeakMap>[0])} /> : ''
+    case 'dns-leak':
+      return results.dns ? <AddressesPicture groups={dnsLeakMap(results as unknown as Parameters<typeof dnsLeakMap>[0])} /> : ''
     default:
       return ''
   }

@@ -15,10 +15,9 @@ export const AudioSumSchema = Type.Object({
 })
 export type AudioSum = Static<typeof AudioSumSchema>
 
-/** How many values of each kind the plot keeps (probes/signals/audio.ts audioPlot). */
-export const PLOT_SAMPLES = 96
-export const PLOT_ENVELOPE = 64
-export const PLOT_BANDS = 64
+import { PLOT_BANDS, PLOT_ENVELOPE, PLOT_SAMPLES } from '../picture-limits'
+
+export { PLOT_BANDS, PLOT_ENVELOPE, PLOT_SAMPLES }
 
 /**
  * The rendered signal, small enough to keep: samples from frame `from` on (the start of the

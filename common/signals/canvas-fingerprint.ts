@@ -7,10 +7,9 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Bool, Int, NBool, NStr, Nullable, Num, Str } from '../shorthands'
 import { Signal } from '../signal'
 import { JsEngineSchema } from './shared'
+import { MASK_MAX, PICTURE_MAX } from '../picture-limits'
 
-/** The largest picture of a drawing a task keeps (characters of its data: URL), and of a noise mask. */
-export const PICTURE_MAX = 6000
-export const MASK_MAX = 4000
+export { MASK_MAX, PICTURE_MAX }
 
 /** A small image the page made of what it drew (probes/signals/canvas-picture.ts), as a data: URL. */
 const PictureUrl = (maxLength: number) => Type.String({ maxLength, pattern: '^data:image/(webp|jpeg|png);base64,[A-Za-z0-9+/]+={0,2}$' })

@@ -6,7 +6,8 @@
 // scales samples by a per-session factor, Safari 17+ adds per-render noise in private mode,
 // so the render is done twice and a known signal is passed through untouched (known answer).
 
-import { type AudioContextInfo, type AudioKnownAnswer, type AudioPlot, type AudioSum, PLOT_BANDS, PLOT_ENVELOPE, PLOT_SAMPLES } from '../../common/signals/audio-fingerprint'
+import type { AudioContextInfo, AudioKnownAnswer, AudioPlot, AudioSum } from '../../common/signals/audio-fingerprint'
+import { PLOT_BANDS, PLOT_ENVELOPE, PLOT_SAMPLES } from '../../common/picture-limits'
 import { canonicalJson } from '../../common/hash'
 import { ProbeError } from '../core/probe-error'
 

@@ -6,7 +6,8 @@
 // render, whose pixels are the point. When two reads differ, a mask of the pixels that changed
 // shows where the noise went.
 
-import { type Canvas2dHash, type CanvasPicture, MASK_MAX, PICTURE_MAX, type WebglSummary } from '../../common/signals/canvas-fingerprint'
+import type { Canvas2dHash, CanvasPicture, WebglSummary } from '../../common/signals/canvas-fingerprint'
+import { MASK_MAX, PICTURE_MAX } from '../../common/picture-limits'
 import { drawScene2d, hashed } from './canvas-2d'
 import { readWebgl, summarise } from './webgl'
 

@@ -8,7 +8,7 @@
 //   and HTTP/2 frames of the very connection it came over. The stack seen matches the browser.
 // - Chromium as Playwright starts it does not trust the certificate: the side connection is
 //   refused, and the page's headline and results.handshake say the handshake was not tested,
-//   why, and where to test it; the score is labelled incomplete.
+//   why, and where to test it, instead of a score (results.tested false).
 
 import { execFile, execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -30,6 +30,8 @@ interface Task {
     claimed: { family: string; engine: string }
     transport: { pageProtocol: string | null; navigationProtocol: string | null; fetchProtocol: string | null; connection: unknown }
     handshake: { tested: boolean; reason: string | null; httpsUrl: string | null }
+    tested: boolean
+    untested?: { reason: string; url: string | null }
     verdict: string
     verified: boolean
     server: { evidence: Array<{ kind: string; data: Record<string, unknown>; observedAt: string }> }
@@ -61,7 +63,7 @@ test.describe('Chromium that does not trust the self-signed certificate, page ov
   })
   test.afterAll(async () => server?.stop())
 
-  test('handshake not tested: the headline says why and links to the tool over HTTPS; the score is marked incomplete', async ({ page }) => {
+  test('handshake not tested: the headline says "Not tested", why, and links to the tool over HTTPS instead of a score', async ({ page }) => {
     const task = await runTool(server, key, page)
     const by = byId(task)
     for (const c of ['claimed-browser', 'engine-apis', 'next-hop-protocol']) expect(by[c]!.verdict, c).toBe('pass')
@@ -73,8 +75,12 @@ test.describe('Chromium that does not trust the self-signed certificate, page ov
     expect(task.results.handshake).toEqual({ tested: false, reason: expect.stringContaining('does not trust its certificate'), httpsUrl })
     expect(task.results.verdict).toMatch(/^Handshake not tested: the page could not open its connection to the HTTPS listener/)
     const results = page.getByRole('region', { name: 'Results' })
-    await expect(results).toContainText('Handshake not tested')
-    await expect(results).toContainText('incomplete: handshake not tested')
+    // The headline says "Not tested" and why, not a score (results.tested is false).
+    expect(task.results.tested).toBe(false)
+    expect(task.results.untested).toEqual({ reason: `handshake not tested: ${task.results.handshake.reason}`, url: httpsUrl })
+    await expect(results).toHaveAttribute('data-tested', 'false')
+    await expect(results.locator('.score')).toHaveText('Not tested')
+    await expect(results).toContainText('Handshake not tested: the page could not open its connection')
     await expect(results.getByRole('link', { name: httpsUrl })).toHaveAttribute('href', httpsUrl)
     await page.screenshot({ path: test.info().outputPath('tls-fingerprint-untested.png'), fullPage: true })
   })

@@ -4,9 +4,30 @@
 // WebglSummarySchema from here.
 
 import { Type, type Static } from '@sinclair/typebox'
-import { Bool, Int, NBool, NStr, Num, Str } from '../shorthands'
+import { Bool, Int, NBool, NStr, Nullable, Num, Str } from '../shorthands'
 import { Signal } from '../signal'
 import { JsEngineSchema } from './shared'
+import { MASK_MAX, PICTURE_MAX } from '../picture-limits'
+
+export { MASK_MAX, PICTURE_MAX }
+
+/** A small image the page made of what it drew (probes/signals/canvas-picture.ts), as a data: URL. */
+const PictureUrl = (maxLength: number) => Type.String({ maxLength, pattern: '^data:image/(webp|jpeg|png);base64,[A-Za-z0-9+/]+={0,2}$' })
+
+/**
+ * What the page drew, as a picture for people (the report shows it beside the hash, which is of
+ * the exact pixels): a lossy copy at full size, on white, at most PICTURE_MAX characters (null
+ * when even half size was larger), and, when the second read differed, where: how many pixels,
+ * the largest change in one channel, and a mask of them (PNG, null when over MASK_MAX).
+ * Optional: pages from before it do not send it.
+ */
+export const CanvasPictureSchema = Type.Object({
+  image: Nullable(PictureUrl(PICTURE_MAX)),
+  width: Int,
+  height: Int,
+  noise: Type.Optional(Type.Object({ pixels: Int, maxDelta: Num, mask: Nullable(PictureUrl(MASK_MAX)) })),
+})
+export type CanvasPicture = Static<typeof CanvasPictureSchema>
 
 /** probes/signals/canvas-2d.ts: the FingerprintJS 2D scene, hashed. */
 export const Canvas2dHashSchema = Type.Object({ winding: Bool, hash: Str(64) })
@@ -43,12 +64,14 @@ export const WebglSummarySchema = Type.Object({
   pixelsHash: NStr(1000),
   pixelsStable: NBool,
   webgl2: Bool,
+  /** The render as a picture (canvas-fingerprint's page only). */
+  picture: Type.Optional(CanvasPictureSchema),
 })
 export type WebglSummary = Static<typeof WebglSummarySchema>
 
 export const CanvasFingerprintSignals = Type.Object({
-  /** Drawn twice; `again` only when the second drawing read back differently. */
-  canvas: Signal(Type.Object({ value: Canvas2dHashSchema, again: Type.Optional(Canvas2dHashSchema) })),
+  /** Drawn twice; `again` only when the second drawing read back differently; `picture` of the first. */
+  canvas: Signal(Type.Object({ value: Canvas2dHashSchema, again: Type.Optional(Canvas2dHashSchema), picture: Type.Optional(CanvasPictureSchema) })),
   knownAnswer: Signal(CanvasKnownAnswerSchema),
   webgl: Signal(WebglSummarySchema),
   workerCanvas: Signal(Canvas2dHashSchema),

@@ -6,7 +6,9 @@
 // scales samples by a per-session factor, Safari 17+ adds per-render noise in private mode,
 // so the render is done twice and a known signal is passed through untouched (known answer).
 
-import type { AudioContextInfo, AudioKnownAnswer, AudioSum } from '../../common/signals/audio-fingerprint'
+import type { AudioContextInfo, AudioKnownAnswer, AudioPlot, AudioSum } from '../../common/signals/audio-fingerprint'
+import { PLOT_BANDS, PLOT_ENVELOPE, PLOT_SAMPLES } from '../../common/picture-limits'
+import { canonicalJson } from '../../common/hash'
 import { ProbeError } from '../core/probe-error'
 
 type Ctx = OfflineAudioContext
@@ -43,6 +45,10 @@ function render(ctx: Ctx): Promise<AudioBuffer> {
 }
 
 export async function audioSum(): Promise<AudioSum> {
+  return (await renderSum()).sum
+}
+
+async function renderSum(): Promise<{ sum: AudioSum; data: Float32Array; sampleRate: number }> {
   const ctx = offline(1, 5000, 44100)
   const osc = ctx.createOscillator()
   osc.type = 'triangle'
@@ -70,7 +76,57 @@ export async function audioSum(): Promise<AudioSum> {
   }
   const r = comp.reduction as unknown
   const reduction = typeof r === 'number' ? r : typeof (r as { value?: unknown })?.value === 'number' ? (r as { value: number }).value : null
-  return { sum: sumOf(buffer.getChannelData(0)), copySum, reduction }
+  const data = buffer.getChannelData(0)
+  return { sum: { sum: sumOf(data), copySum, reduction }, data, sampleRate: buffer.sampleRate }
+}
+
+const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits
+
+/** The rendered signal as AudioPlotSchema keeps it: samples from frame 4500, the envelope, the spectrum of the last 512 frames. */
+export function audioPlot(data: Float32Array, sampleRate: number): AudioPlot {
+  const from = 4500
+  const samples = Array.from(data.subarray(from, from + PLOT_SAMPLES), (v) => round(v, 4))
+  const envelope: number[] = []
+  const step = data.length / PLOT_ENVELOPE
+  for (let i = 0; i < PLOT_ENVELOPE; i++) {
+    let peak = 0
+    for (let j = Math.floor(i * step); j < Math.floor((i + 1) * step); j++) peak = Math.max(peak, Math.abs(data[j]!))
+    envelope.push(round(peak, 4))
+  }
+  // A 512-point DFT with a Hann window: 256 bins of sampleRate/512, the peak of each 4 a band.
+  const N = 512
+  const win = data.subarray(data.length - N)
+  const cos = new Float64Array(N)
+  const sin = new Float64Array(N)
+  for (let i = 0; i < N; i++) {
+    cos[i] = Math.cos((2 * Math.PI * i) / N)
+    sin[i] = Math.sin((2 * Math.PI * i) / N)
+  }
+  const spectrum: number[] = []
+  const perBand = N / 2 / PLOT_BANDS
+  for (let band = 0; band < PLOT_BANDS; band++) {
+    let peak = 0
+    for (let k = band * perBand; k < (band + 1) * perBand; k++) {
+      let re = 0
+      let im = 0
+      for (let n = 0; n < N; n++) {
+        const x = win[n]! * (0.5 - 0.5 * cos[n]!)
+        re += x * cos[(k * n) % N]!
+        im -= x * sin[(k * n) % N]!
+      }
+      peak = Math.max(peak, (2 * Math.hypot(re, im)) / (N / 2))
+    }
+    spectrum.push(round(Math.max(-120, 20 * Math.log10(peak || 1e-12)), 1))
+  }
+  return { from, sampleRate, samples, envelope, spectrum }
+}
+
+/** The sum rendered twice, as readTwice(audioSum) reports it, with a plot of the first render. */
+export async function audioPictured(): Promise<{ value: AudioSum; again?: AudioSum; plot: AudioPlot }> {
+  const a = await renderSum()
+  const b = await renderSum()
+  const plot = audioPlot(a.data, a.sampleRate)
+  return canonicalJson(a.sum) === canonicalJson(b.sum) ? { value: a.sum, plot } : { value: a.sum, again: b.sum, plot }
 }
 
 /**

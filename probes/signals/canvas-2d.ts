@@ -77,7 +77,7 @@ export function drawScene2d(canvas?: HTMLCanvasElement | OffscreenCanvas): Canva
 }
 
 
-function hashed(img: Canvas2dImage): Canvas2dHash {
+export function hashed(img: Canvas2dImage): Canvas2dHash {
   if (!img.pixels) throw new ProbeError('blocked', `canvas could not be read: ${img.error ?? 'unknown'}`)
   return { winding: img.winding, hash: hashHex(img.pixels) }
 }

@@ -111,7 +111,7 @@ export function readWebgl(canvas?: HTMLCanvasElement | OffscreenCanvas): WebglRa
 }
 
 
-function summarise(raw: WebglRaw | { error: string }): WebglSummary {
+export function summarise(raw: WebglRaw | { error: string }): WebglSummary {
   if (!('vendor' in raw)) throw new ProbeError('unsupported', raw.error)
   const { pixels, pixels2, error: _e, ...rest } = raw
   const h1 = pixels ? hashHex(pixels) : null

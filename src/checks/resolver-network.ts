@@ -18,6 +18,21 @@ const dnsCheck = checkOn<LookupSignals>()
 
 const label = (ip: string, evidence: DnsEvidence) => labelResolver(ip, evidence.networks?.[ip]?.asn ?? null)
 
+type Net = { country: string | null; asn: number | null } | undefined
+
+/**
+ * One resolver against the HTTP address's network: the same AS or a known public resolver
+ * passes, another country fails (the leak), another network in the same country or one the
+ * database cannot place warns. Also marks the resolvers on dns-leak's picture.
+ */
+export function resolverVerdict(n: Net, provider: string | null, clientNet: NonNullable<Net>): { verdict: 'pass' | 'warn' | 'fail'; why: string } {
+  if (n?.asn != null && n.asn === clientNet.asn) return { verdict: 'pass', why: 'same network as the HTTP address' }
+  if (provider) return { verdict: 'pass', why: `public resolver (${provider})` }
+  if (!n?.country || !clientNet.country) return { verdict: 'warn', why: 'network unknown' }
+  if (n.country !== clientNet.country) return { verdict: 'fail', why: `other country (${n.country}, HTTP address in ${clientNet.country})` }
+  return { verdict: 'warn', why: `other network (AS${n.asn ?? '?'}) in the same country` }
+}
+
 export const resolverSeen = dnsCheck({
   id: 'resolver-seen',
   name: 'A resolver looked up the names',
@@ -54,15 +69,7 @@ export const resolverNetwork = dnsCheck({
     if (!clientNet || ipScope(clientIp) !== 'public') {
       return { ...na(ipScope(clientIp) !== 'public' ? `the ${client} is not public: there is no network to compare with` : `needs the offline IP→country/ASN database to compare each resolver with the ${client}`), observed: resolvers }
     }
-    const rows = resolvers.map((ip) => {
-      const n = nets?.[ip]
-      const l = label(ip, evidence)
-      if (n?.asn != null && n.asn === clientNet.asn) return { ip, verdict: 'pass' as const, why: 'same network as the HTTP address' }
-      if (l) return { ip, verdict: 'pass' as const, why: `public resolver (${l.provider.name})` }
-      if (!n?.country || !clientNet.country) return { ip, verdict: 'warn' as const, why: 'network unknown' }
-      if (n.country !== clientNet.country) return { ip, verdict: 'fail' as const, why: `other country (${n.country}, HTTP address in ${clientNet.country})` }
-      return { ip, verdict: 'warn' as const, why: `other network (AS${n.asn ?? '?'}) in the same country` }
-    })
+    const rows = resolvers.map((ip) => ({ ip, ...resolverVerdict(nets?.[ip], label(ip, evidence)?.provider.name ?? null, clientNet) }))
     const verdict = rows.some((x) => x.verdict === 'fail') ? 'fail' : rows.some((x) => x.verdict === 'warn') ? 'warn' : 'pass'
     return { verdict, observed: rows.map((x) => `${x.ip}: ${x.why}`), expected: `resolvers of AS${clientNet.asn ?? '?'} (${clientNet.country ?? '?'}) or known public resolvers` }
   },

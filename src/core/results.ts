@@ -55,6 +55,21 @@ export function storedResultsSchema(tool: ToolId, sections?: TSchema, signals?: 
   const base = {
     summary: SummarySchema,
     checks: Type.Array(CheckSchema),
+    tested: Type.Optional(
+      Type.Boolean({
+        description:
+          "Whether the tool's main evidence was collected, so that the score is a result of its test. `false` when it was not — tls-fingerprint without the client's TLS handshake, dns-leak without the service's DNS listener, or any task none of whose checks could be judged — and then `untested` says why; `score` is still the score of the checks that ran (an integer equal to `summary.score`), not a verdict on the tool's question. Absent on tasks stored before this field (2026-11-27).",
+      }),
+    ),
+    untested: Type.Optional(
+      Type.Object(
+        {
+          reason: Type.String({ description: 'Why the main evidence is missing, in one line.' }),
+          url: Type.Union([Type.String(), Type.Null()], { description: 'Where the test can be run instead (e.g. the same tool over HTTPS); null when nowhere on this service as configured.' }),
+        },
+        { description: 'Present only when `tested` is false.' },
+      ),
+    ),
     verified: Type.Boolean({
       description:
         'True when the task came with the live single-use nonce of a page this service rendered, so `server.evidence` belongs to that page load. False when it did not (`server.nonce` says why): nothing ties the task to a page load, and a bot-detector body of the spec\'s shape is scored from its own `scoring` entries, the client\'s word. Checks with `source: "server"` judge what the service observed, which a client cannot fake; `source: "client"` ones judge what the client reported.',

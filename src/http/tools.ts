@@ -1,9 +1,9 @@
 // The tool index, the 14 tool pages, and the report a page shows after submitting.
 
 import { Elysia } from 'elysia'
-import type { Check, Summary } from '../core/scoring'
 import { TOOL_IDS, TOOLS, type ToolId } from '../../common/tools'
-import { IndexPage, NotFoundPage, ReportFragment, ToolPage } from '../pages/tools'
+import { IndexPage, NotFoundPage, ToolPage } from '../pages/tools'
+import { ReportFragment, type ReportResults } from '../pages/report'
 import { requestClientIp } from './client-ip'
 import { issueNonce } from '../../db/nonces'
 import { fileListenerEvidence } from '../listeners/https-requests'
@@ -87,15 +87,7 @@ export function toolsPages(deps: AppDeps) {
           return errorResponse(status, error)
         }
         const { input } = read.submission
-        const r = input.results as { summary: Summary; checks: Check[]; verdict?: unknown; frameworks?: unknown; handshake?: { tested?: unknown; reason?: unknown; httpsUrl?: unknown } }
-        const html = await ReportFragment({
-          tool: input.tool,
-          summary: r.summary,
-          checks: r.checks,
-          verdict: typeof r.verdict === 'string' ? r.verdict : undefined,
-          frameworks: Array.isArray(r.frameworks) ? r.frameworks.filter((f): f is string => typeof f === 'string') : undefined,
-          untestedHandshake: r.handshake?.tested === false ? { reason: String(r.handshake.reason ?? ''), httpsUrl: typeof r.handshake.httpsUrl === 'string' ? r.handshake.httpsUrl : null } : undefined,
-        })
+        const html = await ReportFragment({ tool: input.tool, results: input.results as unknown as ReportResults })
         return new Response(html, { headers: { ...HTML, 'cache-control': 'no-store' } })
       },
       { parse: 'none', detail: { hide: true } },

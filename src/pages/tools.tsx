@@ -1,10 +1,8 @@
-// The tool index, the tool pages and the report fragment a page shows after it has submitted.
+// The tool index and the tool pages (the report a page shows after it has submitted is report.tsx).
 
-import type { Check, Summary } from '../core/scoring'
-import { TOOLS, type ToolId } from '../../common/tools'
+import { TOOLS } from '../../common/tools'
 import type { AssetStore } from '../http/assets'
 import { Layout } from './layout'
-import { TableHead } from './table-head'
 
 /** A data credit a tool page must show (src/evidence/ipdb.ts IP_DATA_ATTRIBUTIONS). */
 export interface Credit {
@@ -101,106 +99,5 @@ export function NotFoundPage(props: { assets: AssetStore; path: string }): JSX.E
         There is no page at <code safe>{props.path}</code>. The tools are listed on the <a href="/">index</a>.
       </p>
     </Layout>
-  )
-}
-
-function observedText(v: unknown): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v)
-  if (s === undefined) return '—'
-  return s.length > 400 ? `${s.slice(0, 400)}…` : s
-}
-
-export function verdictLabel(score: number): string {
-  if (score >= 80) return 'Looks like an ordinary, consistent browser'
-  if (score > 40) return 'Suspicious: some checks failed'
-  return 'Automation, spoofing or leaks detected'
-}
-
-/**
- * bot-detector adds `verdict` and the automation `frameworks` it recognised; tls-fingerprint
- * (and any tool with `results.handshake`) says when the TLS handshake was not tested, so that
- * the score of what did run is not shown as a clean result.
- */
-export function ReportFragment(props: {
-  tool: ToolId
-  summary: Summary
-  checks: Check[]
-  verdict?: string | undefined
-  frameworks?: readonly string[] | undefined
-  untestedHandshake?: { reason: string; httpsUrl: string | null } | undefined
-}): JSX.Element {
-  const { summary, checks } = props
-  const order = { fail: 0, warn: 1, pass: 2, na: 3 } as const
-  const sorted = [...checks].sort((a, b) => order[a.verdict] - order[b.verdict] || b.points - a.points)
-  return (
-    <section class="card" aria-label="Results" data-score={String(summary.score)}>
-      <div style="display:flex;gap:1.5rem;align-items:center;flex-wrap:wrap">
-        <div>
-          <div class="score" safe>
-            {String(summary.score)}
-          </div>
-          <div class="muted">{props.untestedHandshake ? 'incomplete: handshake not tested' : 'score out of 100'}</div>
-        </div>
-        <div>
-          <strong safe>{props.verdict ?? verdictLabel(summary.score)}</strong>
-          {props.untestedHandshake?.httpsUrl ? (
-            <div data-handshake="untested">
-              {'Test the handshake: '}
-              <a href={props.untestedHandshake.httpsUrl} safe>
-                {props.untestedHandshake.httpsUrl}
-              </a>
-            </div>
-          ) : (
-            ''
-          )}
-          {props.frameworks?.length ? (
-            <div data-frameworks safe>
-              {`Recognised: ${props.frameworks.join(', ')}`}
-            </div>
-          ) : (
-            ''
-          )}
-          <div class="muted" safe>
-            {`${summary.passed} passed · ${summary.warnings} warnings · ${summary.failed} failed · ${checks.length - summary.total} not applicable`}
-          </div>
-        </div>
-      </div>
-      <table>
-        <caption class="muted" style="text-align:left;padding:.5rem 0">
-          Each check, worst first. “Client” values come from the page and could be spoofed; “server” values were observed
-          by the service.
-        </caption>
-        <TableHead columns={['Check', 'Verdict', 'Observed', 'Expected', 'Why it matters']} />
-        <tbody>
-          {sorted.map((c) => (
-            <tr data-check={c.id}>
-              <td>
-                <span safe>{c.name}</span>
-                <div class="muted" safe>
-                  {`${c.id} · ${c.source}`}
-                </div>
-              </td>
-              <td>
-                <span class={`badge v-${c.verdict}`}>{c.verdict}</span>
-                {c.points ? (
-                  <div class="muted" safe>
-                    {`−${c.points}`}
-                  </div>
-                ) : (
-                  ''
-                )}
-              </td>
-              <td>
-                <code safe>{observedText(c.observed)}</code>
-              </td>
-              <td safe>{c.expected}</td>
-              <td class="muted" safe>
-                {c.why}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
   )
 }

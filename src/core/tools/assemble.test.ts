@@ -4,6 +4,7 @@ import { resultsSchema } from '../results'
 import { TOOL_IDS } from '../../../common/tools'
 import { assembleResults, NOT_SENT } from './assemble'
 import type { ServerObservation } from './observation'
+import { today as dnsToday } from './dns-leak.fixture'
 
 const CURL = 'curl/7.88.1'
 
@@ -45,5 +46,41 @@ describe('a client that sends no signals (curl, an HTTP library)', () => {
     const r = assembleResults('ip-leak', { signals: { ice: 1 } }, curlRequest())
     expect(r).toMatchObject({ ok: false })
     if (!r.ok) expect(r.error).toStartWith('results.signals')
+  })
+})
+
+describe('results.tested: whether the score is a result of the tool’s main test', () => {
+  test('a tool none of whose checks could be judged is not tested, and says why; the score stays that of the checks (100)', () => {
+    const r = assembleResults('canvas-fingerprint', {}, curlRequest())
+    if (!r.ok) throw new Error(r.error)
+    expect(r.results.tested).toBe(false)
+    expect(r.results.untested).toEqual({ reason: expect.stringMatching(/^none of the \d+ checks could be judged: not sent/), url: null })
+    expect(r.score).toBe(100)
+    expect((r.results.summary as { score: number }).score).toBe(r.score)
+  })
+
+  test('tls-fingerprint without a handshake is not tested: the reason and the HTTPS link come from results.handshake', () => {
+    const r = assembleResults('tls-fingerprint', {}, curlRequest())
+    if (!r.ok) throw new Error(r.error)
+    const handshake = r.results.handshake as { tested: boolean; reason: string; httpsUrl: string | null }
+    expect(handshake.tested).toBe(false)
+    expect(r.results.tested).toBe(false)
+    expect(r.results.untested).toEqual({ reason: `handshake not tested: ${handshake.reason}`, url: handshake.httpsUrl })
+  })
+
+  test('dns-leak without the DNS listener is not tested, though the page’s own check passed', () => {
+    const r = assembleResults('dns-leak', { signals: dnsToday }, curlRequest({ ip: '81.2.69.160', nonce: 'valid' }))
+    if (!r.ok) throw new Error(r.error)
+    expect((r.results.summary as { total: number }).total).toBeGreaterThan(0)
+    expect(r.results.tested).toBe(false)
+    expect(r.results.untested).toEqual({ reason: expect.stringContaining('no DNS zone configured (DNS_ZONE)'), url: null })
+  })
+
+  test('a tool that judged something is tested, and a client cannot say otherwise', () => {
+    const r = assembleResults('http-headers', { tested: false, untested: { reason: 'made up', url: 'https://evil.example/' } }, curlRequest())
+    if (!r.ok) throw new Error(r.error)
+    expect(r.results.tested).toBe(true)
+    expect(r.results.untested).toBeUndefined()
+    expect(TypeCompiler.Compile(resultsSchema('http-headers')).Check(r.results)).toBe(true)
   })
 })

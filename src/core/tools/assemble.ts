@@ -13,6 +13,7 @@ import { isToolId, type ToolId } from '../../../common/tools'
 import type { ServerObservation } from './observation'
 import { TOOL_DEFINITIONS } from './registry'
 import type { JudgeContext } from '../../checks/define'
+import type { Untested } from './types'
 
 export type AssembleResult = { ok: true; results: Record<string, unknown>; score: number } | { ok: false; error: string }
 
@@ -80,16 +81,28 @@ export function submittedIdentity(body: unknown): { tool: ToolId; fingerprint: s
   return fingerprint === null ? null : { tool, fingerprint }
 }
 
+/**
+ * A task none of whose checks could be judged tests nothing (every check `na`: e.g. a client
+ * that sent no signals to a tool that judges only what the page reports): its score of 100
+ * would be no result. The reason is the first check's, which says what was missing.
+ */
+export function nothingJudged(checks: readonly Check[]): Untested | null {
+  if (!checks.length || checks.some((c) => c.verdict !== 'na')) return null
+  return { reason: `none of the ${checks.length} checks could be judged: ${checks[0]!.expected}`, url: null }
+}
+
 export function assembleResults(tool: ToolId, submitted: Record<string, unknown>, server: ServerObservation, ctx: JudgeContext = {}): AssembleResult {
   const def = TOOL_DEFINITIONS[tool]
   let checks: Check[]
   let sections: Record<string, unknown> = {}
+  let untested: Untested | null = null
   if (submitted.signals !== undefined && def) {
     const err = firstError(compile(`signals:${tool}`, def.signals), submitted.signals, 'results.signals')
     if (err) return { ok: false, error: err }
     const judged = def.judge(submitted.signals as never, server, ctx)
     checks = judged.checks
     sections = judged.sections ?? {}
+    untested = judged.untested ?? null
   } else if (tool === 'bot-detector') {
     const err = firstError(compile('spec:bot-detector', BotDetectorSpecResults), submitted, 'results')
     if (err) return { ok: false, error: err }
@@ -101,13 +114,18 @@ export function assembleResults(tool: ToolId, submitted: Record<string, unknown>
     const judged = def.judge(unsentSignals(def.signals) as never, server, ctx)
     checks = judged.checks.map((c) => (c.source === 'client' ? { ...c, verdict: 'na' as const, points: 0, observed: null, expected: NOT_SENT } : c))
     sections = judged.sections ?? {}
+    untested = judged.untested ?? null
   } else {
     return { ok: false, error: `unknown tool '${tool}'` }
   }
   const summary = summarize(checks)
+  untested ??= nothingJudged(checks)
   // `verified`: the submission came from a page this service rendered (its single-use nonce),
   // so the listeners' evidence in `server.evidence` belongs to this very page load.
   const consistency = consistencyOf(submitted.signals, server, ctx)
-  const results = { ...submitted, ...sections, checks, summary, verified: server.nonce === 'valid', consistency, server: serverEvidence(server) }
+  // `tested`: whether the score is a result of the tool's main test (results.untested says why not).
+  // Whatever the client said about either is replaced, like its summary.
+  const { tested: _t, untested: _u, ...rest } = submitted
+  const results = { ...rest, ...sections, checks, summary, tested: !untested, ...(untested ? { untested } : {}), verified: server.nonce === 'valid', consistency, server: serverEvidence(server) }
   return { ok: true, results, score: summary.score }
 }

@@ -37,6 +37,7 @@ export const DnsLeakSections = Type.Object({
     names: Type.Array(Type.Object({ name: Type.String(), via: Type.String(), outcome: Type.String(), ms: Num })),
     clientAddress: Type.String(),
     clientScope: Nullable(Type.String()),
+    clientNetwork: Type.Optional(Nullable(Type.Object({ country: Nullable(Type.String()), asn: Nullable(Num), org: Nullable(Type.String()) }, { description: "The client address's country and network (AS), which the resolvers are compared with; null without the IP database or the DNS evidence." }))),
     resolvers: Type.Array(
       Type.Object({
         address: Type.String({ description: 'Source address of the queries at the service\'s DNS server: the resolver\'s egress.' }),
@@ -125,6 +126,7 @@ export const dnsLeak = defineTool({
         names: lookups?.names ?? [],
         clientAddress: clientIp,
         clientScope: ipScope(clientIp),
+        clientNetwork: dns?.networks?.[clientIp] ?? null,
         resolvers: dns ? resolverRows(dns) : [],
         dohDetectableByPage: false,
         connection: signalValue(s.connection) ?? null,
@@ -133,5 +135,13 @@ export const dnsLeak = defineTool({
       pending,
       verdict: verdictText(dns, checks, zoneMissing),
     }
+  },
+  // The resolvers the service's DNS server saw are this tool's evidence: without the listener
+  // (or its zone) no resolver can be observed, whatever the page does.
+  untested(sections) {
+    const d = sections.dns as { zone: string | null }
+    const pending = sections.pending as Array<{ needs: string }>
+    if (!pending.some((p) => p.needs === LISTENER_MISSING)) return null
+    return { reason: d.zone ? "no resolver could be observed: the service's DNS listener filed nothing for this page" : 'no resolver could be observed: this service has no DNS zone configured (DNS_ZONE), so its DNS listener is off', url: null }
   },
 })

@@ -163,6 +163,11 @@ export const tlsFingerprint = defineTool({
       verdict,
     }
   },
+  // The handshake is this tool's main evidence: without it the task is not a TLS result.
+  untested(sections) {
+    const h = sections.handshake as { tested: boolean; reason: string | null; httpsUrl: string | null }
+    return h.tested ? null : { reason: `handshake not tested: ${h.reason ?? 'no ClientHello was seen'}`, url: h.httpsUrl }
+  },
 })
 
 /**

@@ -12,6 +12,18 @@ export interface Judgement {
   checks: Check[]
   /** Tool-specific sections merged into the results (e.g. bot-detector's `leaks`). */
   sections?: Record<string, unknown>
+  /** Set when the tool's main evidence was not collected (ToolSpec.untested). */
+  untested?: Untested | null
+}
+
+/**
+ * Why a task is not a result of its tool's main test (e.g. tls-fingerprint without a
+ * handshake, dns-leak without a DNS listener): one line for a person, and where the test can
+ * be run instead (null: nowhere on this service as it is configured).
+ */
+export interface Untested {
+  reason: string
+  url: string | null
 }
 
 /**
@@ -27,6 +39,12 @@ export interface ToolSpec<S extends TSchema> {
   sections?: TSchema
   /** Sections merged into the results, from the signals and what the checks found. */
   addSections?(signals: Static<S>, judged: Judged, server: ServerObservation, ctx: JudgeContext): Record<string, unknown>
+  /**
+   * Whether the tool's main evidence is missing, from the sections it added: the task then says
+   * `tested: false` and why, and its page says "not tested" instead of a score. Tools without
+   * it are untested only when no check at all could be judged (src/core/tools/assemble.ts).
+   */
+  untested?(sections: Record<string, unknown>, judged: Judged): Untested | null
   /**
    * The stable hash identifying the submitting browser (browser-fingerprint: its visitor id),
    * stored as the task's `fingerprint`; null when the signals identify nothing. Tools without
@@ -44,7 +62,8 @@ export function defineTool<S extends TSchema>(spec: ToolSpec<S>): ToolDefinition
     ...spec,
     judge(signals, server, ctx = {}) {
       const judged = runChecks(spec.checks, signals, server, ctx)
-      return { checks: judged.checks, sections: spec.addSections?.(signals, judged, server, ctx) ?? {} }
+      const sections = spec.addSections?.(signals, judged, server, ctx) ?? {}
+      return { checks: judged.checks, sections, untested: spec.untested?.(sections, judged) ?? null }
     },
   }
 }

@@ -1,0 +1,38 @@
+import { expect, test } from 'bun:test'
+import type { Check } from '../core/scoring'
+import { ReportFragment, type ReportResults } from './report'
+
+const summary = { total: 1, passed: 0, failed: 1, warnings: 0, score: 40 }
+const checks: Check[] = [{ id: 'webdriver-flag', name: 'navigator.webdriver is not true', verdict: 'fail', observed: 'navigator.webdriver', expected: 'false', source: 'client', why: '', points: 60 }]
+const results = (r: Partial<ReportResults>): ReportResults => ({ summary, checks, tested: true, ...r })
+
+test('the report names the frameworks bot-detector recognised as badges, escaped', async () => {
+  const html = await ReportFragment({ tool: 'bot-detector', results: results({ verdict: 'bot', frameworks: ['playwright', 'cdp', '<img>'] }) })
+  expect(html).toContain('<li class="badge v-fail">playwright</li><li class="badge v-fail">cdp</li><li class="badge v-fail">&lt;img&gt;</li>')
+})
+
+test('no frameworks line when none were recognised or the tool has none', async () => {
+  expect(await ReportFragment({ tool: 'bot-detector', results: results({ verdict: 'human', frameworks: [] }) })).not.toContain('data-frameworks')
+  expect(await ReportFragment({ tool: 'ip-leak', results: results({}) })).not.toContain('data-frameworks')
+})
+
+test('a task whose main evidence was not collected says "Not tested", why and where, instead of a score', async () => {
+  const clean = { total: 3, passed: 3, failed: 0, warnings: 0, score: 100 }
+  const untested = { reason: 'handshake not tested: certificate not trusted', url: 'https://127.0.0.1:3443/tools/tls-fingerprint' }
+  const html = await ReportFragment({ tool: 'tls-fingerprint', results: results({ summary: clean, checks: [], tested: false, untested, verdict: 'Handshake not tested: …' }) })
+  expect(html).toContain('Not tested')
+  expect(html).toContain('data-tested="false"')
+  expect(html).toContain('Handshake not tested: certificate not trusted.')
+  expect(html).not.toContain('score out of 100')
+  expect(html).not.toContain('<div class="score">100</div>')
+  expect(html).toContain('<a href="https://127.0.0.1:3443/tools/tls-fingerprint">https://127.0.0.1:3443/tools/tls-fingerprint</a>')
+  const tested = await ReportFragment({ tool: 'tls-fingerprint', results: results({ summary: clean, checks: [] }) })
+  expect(tested).toContain('score out of 100')
+  expect(tested).toContain('data-tested="true"')
+})
+
+test('each check is a row whose cells carry their column name (the blocks of a narrow screen), values breakable after dots', async () => {
+  const html = String(await ReportFragment({ tool: 'bot-detector', results: results({}) }))
+  expect(html).toContain('<td class="c-observed" data-label="Observed"><code>navigator.<wbr>webdriver</code></td>')
+  for (const label of ['Check', 'Verdict', 'Expected', 'Why it matters']) expect(html).toContain(`data-label="${label}"`)
+})

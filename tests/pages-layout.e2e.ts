@@ -1,0 +1,209 @@
+// Every tool page as a visitor sees it, in Debian's Chromium, at a phone's size (390×844,
+// device scale 2, touch) and a desktop's (1280×900): no sideways overflow (and none at 360 or
+// 414 px either), the tool's picture drawn from the values the task stored (the screen
+// picture's sizes are the measured ones, the canvas pictures are the task's, …), and
+// axe-core finds no serious or critical accessibility violation — on the tool pages, the
+// index, the docs and the dashboard. The TLS page over plain HTTP, whose handshake the browser
+// refuses, says "Not tested" instead of a score.
+//
+// With isMobile, Chromium widens the layout viewport to fit content that overflows (innerWidth
+// becomes the content's width), so the overflow test compares with the device width itself.
+
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test'
+import { TOOL_IDS, type ToolId } from '../common/tools'
+import { startServer, type RunningServer } from './support/server'
+
+const SIZES = {
+  phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+  desktop: { viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, isMobile: false, hasTouch: false },
+} as const
+type Size = keyof typeof SIZES
+
+let server: RunningServer
+let key: string
+
+test.beforeAll(async () => {
+  server = await startServer()
+  key = await server.makeKey()
+})
+test.afterAll(async () => server?.stop())
+
+async function contextFor(browser: Browser, size: Size): Promise<BrowserContext> {
+  return browser.newContext({ ...SIZES[size] })
+}
+
+/** Page width against the device's: the document must not be wider than the screen. */
+async function overflow(page: Page, width: number): Promise<{ scrollWidth: number; innerWidth: number; width: number }> {
+  return page.evaluate((width) => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, width }), width)
+}
+
+async function expectFits(page: Page, size: Size): Promise<void> {
+  const width = SIZES[size].viewport.width
+  const o = await overflow(page, width)
+  expect(o, 'no sideways overflow').toEqual({ scrollWidth: Math.min(o.scrollWidth, width), innerWidth: width, width })
+  if (size === 'phone') {
+    // The rest of the phone range: narrowest and widest common widths.
+    for (const w of [360, 414]) {
+      await page.setViewportSize({ width: w, height: 800 })
+      const other = await overflow(page, w)
+      expect(other, `no sideways overflow at ${w} px`).toEqual({ scrollWidth: Math.min(other.scrollWidth, w), innerWidth: w, width: w })
+    }
+    await page.setViewportSize(SIZES.phone.viewport)
+  }
+}
+
+async function expectAccessible(page: Page, what: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze()
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)
+  expect(bad, `${what}: serious or critical accessibility violations`).toEqual([])
+}
+
+interface Task {
+  score: number
+  results: Record<string, unknown> & { tested: boolean; untested?: { reason: string; url: string | null }; signals?: Record<string, { ok: boolean; value?: unknown }> }
+}
+
+async function taskOf(page: Page): Promise<Task> {
+  const id = await page.locator('body[data-task]').getAttribute('data-task', { timeout: 30_000 })
+  const res = await fetch(`${server.baseUrl}/api/antibot/tasks/${id}`, { headers: { authorization: `Bearer ${key}` } })
+  expect(res.status).toBe(200)
+  return (await res.json()) as Task
+}
+
+const value = <T,>(task: Task, name: string) => task.results.signals?.[name]?.value as T
+
+/** The picture each tool draws, checked against what the task stored. */
+async function expectPicture(page: Page, tool: ToolId, task: Task): Promise<void> {
+  const report = page.getByRole('region', { name: 'Results' })
+  switch (tool) {
+    case 'screen-display': {
+      const scr = value<{ width: number; height: number; availWidth: number; availHeight: number }>(task, 'screen')
+      const win = value<{ outerWidth: number; outerHeight: number; innerWidth: number; innerHeight: number }>(task, 'window')
+      const rect = (area: string) => report.locator(`[data-picture=screen] svg rect[data-area=${area}]`)
+      for (const [area, w, h] of [['screen', scr.width, scr.height], ['available', scr.availWidth, scr.availHeight], ['window', win.outerWidth, win.outerHeight], ['viewport', win.innerWidth, win.innerHeight]] as const) {
+        await expect(rect(area)).toHaveAttribute('data-width', String(w))
+        await expect(rect(area)).toHaveAttribute('data-height', String(h))
+        // Drawn to scale: the rectangle is the measured size in the SVG's units.
+        await expect(rect(area)).toHaveAttribute('width', String(w))
+        await expect(report.locator(`[data-picture=screen] li[data-area=${area}]`)).toContainText(`${w} × ${h}`)
+      }
+      // A tell that fired is marked on its area.
+      const fired = (task.results.checks as Array<{ id: string; verdict: string }>).some((c) => c.id === 'outer-equals-inner' && c.verdict !== 'pass' && c.verdict !== 'na')
+      if (fired) await expect(rect('window')).toHaveClass(/tell/)
+      break
+    }
+    case 'canvas-fingerprint': {
+      const canvas = value<{ value: { hash: string }; picture: { image: string } }>(task, 'canvas')
+      const gl = value<{ pixelsHash: string; picture: { image: string } }>(task, 'webgl')
+      expect(canvas.picture.image).toMatch(/^data:image\/(webp|jpeg|png);base64,/)
+      const drawn = report.locator('[data-picture=canvas-2d]')
+      await expect(drawn).toHaveAttribute('data-hash', canvas.value.hash)
+      await expect(drawn.locator('img').first()).toHaveAttribute('src', canvas.picture.image)
+      await expect(report.locator('[data-picture=webgl] img').first()).toHaveAttribute('src', gl.picture.image)
+      // The pictures decode: the browser drew them at their size.
+      expect(await drawn.locator('img').first().evaluate((img: HTMLImageElement) => [img.complete, img.naturalWidth])).toEqual([true, 220])
+      break
+    }
+    case 'audio-fingerprint': {
+      const plot = value<{ plot: { samples: number[]; spectrum: number[] } }>(task, 'audio').plot
+      await expect(report.locator('[data-plot=samples]')).toHaveAttribute('data-points', String(plot.samples.length))
+      await expect(report.locator('[data-plot=spectrum]')).toHaveAttribute('data-points', String(plot.spectrum.length))
+      const points = await report.locator('[data-plot=samples] polyline').getAttribute('points')
+      expect(points?.split(' ')).toHaveLength(plot.samples.length)
+      break
+    }
+    case 'font-detection': {
+      const fonts = task.results.fonts as { detected: string[] }
+      expect(fonts.detected.length).toBeGreaterThan(0)
+      const items = report.locator('[data-picture=fonts] li')
+      await expect(items).toHaveCount(fonts.detected.length)
+      const first = items.first()
+      await expect(first).toHaveText(fonts.detected[0]!)
+      expect(await first.evaluate((li) => getComputedStyle(li).fontFamily)).toContain(fonts.detected[0]!)
+      break
+    }
+    case 'ip-leak':
+    case 'webrtc-leak':
+    case 'dns-leak': {
+      const http = tool === 'ip-leak' ? (task.results.ip as { address: string }).address : tool === 'webrtc-leak' ? (task.results.webrtc as { httpAddress: string }).httpAddress : (task.results.dns as { clientAddress: string }).clientAddress
+      await expect(report.locator('[data-picture=addresses] [data-seen-by=http] li').first()).toHaveAttribute('data-address', http)
+      break
+    }
+    case 'bot-detector': {
+      const groups = report.locator('[data-picture=findings] [data-kind]')
+      await expect(groups).toHaveCount(4)
+      // Headless Chromium: the automation markers fire, and the frameworks are badges above the table.
+      expect(Number(await report.locator('[data-kind=markers]').getAttribute('data-fired'))).toBeGreaterThan(0)
+      for (const f of task.results.frameworks as string[]) await expect(report.locator('[data-frameworks] li', { hasText: f }).first()).toBeVisible()
+      break
+    }
+    case 'tls-fingerprint': {
+      // Over plain HTTP the browser refuses the self-signed side connection: the headline says so.
+      expect(task.results.tested).toBe(false)
+      await expect(report).toHaveAttribute('data-tested', 'false')
+      await expect(report.locator('.score')).toHaveText('Not tested')
+      await expect(report.getByRole('link', { name: task.results.untested!.url! })).toBeVisible()
+      break
+    }
+    default:
+      break
+  }
+}
+
+for (const size of Object.keys(SIZES) as Size[]) {
+  test(`every tool page at ${size} size: fits the screen, shows its picture from the task, no serious accessibility violation`, async ({ browser }) => {
+    test.setTimeout(240_000)
+    const context = await contextFor(browser, size)
+    try {
+      for (const tool of TOOL_IDS) {
+        await test.step(tool, async () => {
+          const page = await context.newPage()
+          await page.goto(`${server.baseUrl}/tools/${tool}`)
+          const task = await taskOf(page)
+          const report = page.getByRole('region', { name: 'Results' })
+          await expect(report).toBeVisible({ timeout: 10_000 })
+          await expect(report).toHaveAttribute('data-score', String(task.score))
+          await expectPicture(page, tool, task)
+          await expectFits(page, size)
+          await expectAccessible(page, `${tool} (${size})`)
+          await page.close()
+        })
+      }
+    } finally {
+      await context.close()
+    }
+  })
+
+  test(`the index, the docs and the dashboard with a key at ${size} size: fit the screen, no serious accessibility violation`, async ({ browser }) => {
+    test.setTimeout(120_000)
+    const context = await contextFor(browser, size)
+    const page = await context.newPage()
+    try {
+      for (const path of ['/', '/docs', '/signup']) {
+        await page.goto(`${server.baseUrl}${path}`)
+        await expectFits(page, size)
+        await expectAccessible(page, `${path} (${size})`)
+      }
+      const address = `layout-${size}-${Date.now().toString(36)}@example.test`
+      await page.getByLabel('Email').fill(address)
+      await page.getByLabel('Password').fill('a long enough password')
+      await page.getByRole('button', { name: 'Sign up' }).click()
+      const logIn = page.getByRole('button', { name: 'Log in' })
+      await expect(logIn.or(page.getByRole('button', { name: 'Create key' }))).toBeVisible()
+      if (await logIn.isVisible()) {
+        await page.getByLabel('Email').fill(address)
+        await page.getByLabel('Password').fill('a long enough password')
+        await logIn.click()
+      }
+      await expect(page).toHaveURL(`${server.baseUrl}/dashboard`)
+      await page.getByLabel('Name').fill('a key with a rather long name to wrap')
+      await page.getByRole('button', { name: 'Create key' }).click()
+      await expect(page.locator('#new-key-secret')).toContainText(/ab_[0-9A-Za-z]{38}/)
+      await expectFits(page, size)
+      await expectAccessible(page, `/dashboard (${size})`)
+    } finally {
+      await context.close()
+    }
+  })
+}

@@ -7,21 +7,13 @@
 import type { ToolId } from '../../common/tools'
 import type { Check, Summary } from '../core/scoring'
 import type { Untested } from '../core/tools/types'
+import type { ReportResults } from './report-results'
+
+export type { ReportResults }
 import { Breakable } from './breakable'
 import { ToolPicture } from './pictures'
 import { TableHead } from './table-head'
 
-/** The judged results the report reads: what assembleResults stores, sections included. */
-export interface ReportResults {
-  summary: Summary
-  checks: Check[]
-  tested?: boolean
-  untested?: Untested
-  verdict?: unknown
-  frameworks?: unknown
-  signals?: unknown
-  [section: string]: unknown
-}
 
 function observedText(v: unknown): string {
   const s = typeof v === 'string' ? v : JSON.stringify(v)

@@ -26,6 +26,7 @@ export const CLIENT_KINDS: Readonly<Record<string, FindingKind>> = {
   'navigation-rate-limit': 'markers',
   'storage-partitioning': 'markers',
   'stack-sourceurl': 'markers',
+  'input-pacing': 'markers',
   'playwright-globals': 'markers',
   'selenium-globals': 'markers',
   phantomjs: 'markers',

@@ -21,8 +21,9 @@ import { openTestDatabase, testDrivers, type TestDatabase } from '../support/db'
 
 const A = '127.0.0.70'
 const B = '127.0.0.71'
-let counter = 0
-const newNonce = () => `bind${(Date.now() + counter++).toString(32)}`.padEnd(26, 'a').slice(0, 26).replace(/[^a-z2-7]/g, 'b')
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
+/** A fresh nonce of the page's alphabet; random, so no two tests in a database share one. */
+const newNonce = () => `bind${Array.from(crypto.getRandomValues(new Uint8Array(22)), (b) => BASE32[b % 32]).join('')}`
 
 function curl(args: string[]): Promise<string> {
   return new Promise((resolve) => execFile('curl', ['-sk', '-m', '10', ...args], { timeout: 20_000 }, (_, stdout) => resolve(stdout)))

@@ -2,6 +2,8 @@
 // DATABASE_URL, PostgreSQL through postgres.js otherwise. Both give the same Drizzle type, and
 // every query function in db/ takes that type, so the same code runs on both.
 
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
@@ -51,7 +53,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       // request gets its ECONNREFUSED (a 503) or its answer quickly.
       backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5),
       onnotice: () => {},
-      connection: { statement_timeout: options.statementTimeoutMs ?? 10_000, application_name: 'antibot' },
+      connection: { statement_timeout: options.statementTimeoutMs ?? 10_000, application_name: 'antibot', ...HOT_PATH_SETTINGS },
     })
   let client = makeClient()
   // postgres.js 3.4.9 can poison a connection for good: when a socket closes while a small
@@ -134,9 +136,54 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
   }
 }
 
+/**
+ * Settings of every connection the service opens (PostgreSQL's pool and PGlite's one session).
+ * The hot statements (the keyed fetch, alone and grouped, the task insert, the nonce and
+ * evidence reads and writes of a page load and a submission) find their rows by primary key or
+ * another index, and must do so whatever the planner believes about a table's size: a prepared
+ * statement keeps the plan it got when `tasks` was small, and autoanalyze comes at most once a
+ * minute (PGlite has no autovacuum at all), so a grouped fetch was once planned as a sequential
+ * scan of `tasks` and kept it while the table grew to 70,000 rows (issue 23). With sequential
+ * scans disabled the planner takes an index wherever one serves the statement; a statement no
+ * index serves still runs (the setting weighs plans, it forbids nothing). db/query-plans.test.ts
+ * proves the plans on tables of 100,000 rows, never analyzed or planned while small, on both
+ * drivers; without this setting it finds sequential scans in 10 of the 14 statements.
+ */
+export const HOT_PATH_SETTINGS = { enable_seqscan: 'off' } as const
+
+/**
+ * PGlite's memory, chosen for a small container (docs/performance.md, "Memory"). PGlite's
+ * default shared_buffers (128 MB) are touched at start and held for good: with them the idle
+ * service held 330 MB. 16 MB of buffers hold the hot index pages of a few million tasks and the
+ * small tables; the rest comes from the OS's page cache. work_mem 2 MB bounds a sort or hash of
+ * the dashboard's queries (one session: one statement runs at a time).
+ */
+export const PGLITE_SETTINGS: Record<string, string> = { shared_buffers: '16MB', work_mem: '2MB', maintenance_work_mem: '16MB', temp_buffers: '1MB', ...HOT_PATH_SETTINGS }
+
+function pgliteOptions() {
+  const params = [...PGlite.defaultStartParams]
+  for (const [name, value] of Object.entries(PGLITE_SETTINGS)) params.push('-c', `${name}=${value}`)
+  return { startParams: params }
+}
+
+/**
+ * Creates PGlite's database cluster in `dataDir` in a process of its own. PGlite's initdb grows
+ * its WebAssembly memory to ~900 MB, which a process never gives back: done in the service's own
+ * process, the first start held 740 MB for as long as it ran. The child exits, and the service
+ * opens the finished directory (~150 MB).
+ */
+async function initPgliteCluster(dataDir: string): Promise<void> {
+  if (existsSync(join(dataDir, 'PG_VERSION'))) return
+  const script = fileURLToPath(new URL('./pglite-init.ts', import.meta.url))
+  const child = Bun.spawn([process.execPath, script, dataDir], { stdout: 'inherit', stderr: 'pipe' })
+  const [code, err] = await Promise.all([child.exited, new Response(child.stderr).text()])
+  if (code !== 0) throw new Error(`Cannot create the embedded database in ${dataDir}: ${err.trim() || `exit code ${code}`}`)
+}
+
 /** `dataDir` undefined means in memory (tests). */
 export async function openPglite(dataDir?: string): Promise<Database> {
-  const client = dataDir ? new PGlite(dataDir) : new PGlite()
+  if (dataDir) await initPgliteCluster(dataDir)
+  const client = dataDir ? new PGlite(dataDir, pgliteOptions()) : new PGlite(pgliteOptions())
   await client.waitReady
   const db = drizzlePglite(client, { schema }) as unknown as Db
   return {
@@ -145,6 +192,11 @@ export async function openPglite(dataDir?: string): Promise<Database> {
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER }),
     close: () => client.close(),
   }
+}
+
+/** A PGlite client with openPglite's settings (db/pglite-init.ts creates a cluster with it). */
+export function newPglite(dataDir: string): PGlite {
+  return new PGlite(dataDir, pgliteOptions())
 }
 
 /**

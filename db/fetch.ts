@@ -27,7 +27,7 @@ interface Row extends Partial<StoredTask> {
   blocked_until_ms: number | null
 }
 
-const FETCH_TASK_WITH_KEY = `
+export const FETCH_TASK_WITH_KEY = `
     with k as (
       select ak.id, ak.status, ak.expires_at, ak.misses_blocked_until, p.monthly_limit
       from api_keys ak join plans p on p.id = ak.plan_id
@@ -112,7 +112,7 @@ function observation(row: Row, usedAfter: number | null): FetchObservation<Store
  * the limit. Usage rows are upserted in key order, so two groups never wait on each other's rows
  * in a cycle.
  */
-const fetchGroup = textPerSize((n) => {
+export const fetchGroup = textPerSize((n) => {
   const values: string[] = []
   for (let i = 0; i < n; i++) values.push(`(${i + 1}, $${3 * i + 3}::text, $${3 * i + 4}::uuid, $${3 * i + 5}::timestamptz)`)
   return `

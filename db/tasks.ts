@@ -41,7 +41,7 @@ export function storedResultsJson(tool: string, results: unknown): string {
   return JSON.stringify(compactResults(tool, results))
 }
 
-const INSERT_TASK = `
+export const INSERT_TASK = `
   insert into tasks (id, tool, score, ip_address, user_agent, results, created_at, fingerprint)
   values ($1::uuid, $2::text, $3::int, $4::text, $5::text, $6::jsonb, $7::timestamptz, $8::text)`
 
@@ -57,7 +57,7 @@ export async function insertTask(db: Db, task: NewTask): Promise<void> {
 }
 
 /** The insert of `n` tasks in one statement: `n` rows of INSERT_TASK's parameters. */
-const insertTasks = textPerSize((n) => {
+export const insertTasks = textPerSize((n) => {
   const rows: string[] = []
   for (let i = 0; i < n; i++) {
     const p = i * 8

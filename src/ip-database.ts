@@ -1,25 +1,27 @@
 // Loading the offline IP database at start without stalling the service. Parsing the CSV
 // packages takes ~1.5 s of CPU on the first start after an install (seconds on a busy
-// machine); on the main thread that would hold every request for as long. So a worker parses
-// them and writes the cache file (src/evidence/ipdb.ts), and the main thread then maps the
-// cache in tens of milliseconds. Later starts find the cache and skip the worker's work.
+// machine); on the main thread that would hold every request for as long. So a child process
+// parses them and writes the cache file (src/evidence/ipdb.ts), and the service then maps the
+// cache in tens of milliseconds. Later starts find the cache and skip the parse. A process, not
+// a worker thread: the parse's memory (~200 MB) leaves with it.
 
+import { fileURLToPath } from 'node:url'
 import { loadIpDatabase, type IpDatabase } from './evidence/ipdb'
 
 /** What the worker reports: the cache is ready to read, or why not. */
 export type WarmReply = { ok: true; cacheError: string | null } | { ok: false; error: string }
 
-function warmInWorker(cacheDir: string): Promise<WarmReply> {
-  return new Promise((resolve) => {
-    const worker = new Worker(new URL('./ip-database-worker.ts', import.meta.url).href)
-    const done = (reply: WarmReply) => {
-      void worker.terminate()
-      resolve(reply)
-    }
-    worker.onmessage = (e: MessageEvent<WarmReply>) => done(e.data)
-    worker.onerror = (e) => done({ ok: false, error: e.message })
-    worker.postMessage({ cacheDir })
-  })
+async function warmInWorker(cacheDir: string): Promise<WarmReply> {
+  const script = fileURLToPath(new URL('./ip-database-worker.ts', import.meta.url))
+  try {
+    const child = Bun.spawn([process.execPath, script, cacheDir], { stdout: 'pipe', stderr: 'pipe' })
+    const [code, out, err] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()])
+    const line = out.trim().split('\n').pop() ?? ''
+    if (code === 0 && line.startsWith('{')) return JSON.parse(line) as WarmReply
+    return { ok: false, error: err.trim() || `the IP database's parser exited with code ${code}` }
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) }
+  }
 }
 
 /**

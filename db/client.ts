@@ -148,8 +148,12 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
  * index serves still runs (the setting weighs plans, it forbids nothing). db/query-plans.test.ts
  * proves the plans on tables of 100,000 rows, never analyzed or planned while small, on both
  * drivers; without this setting it finds sequential scans in 10 of the 14 statements.
+ * JIT compilation is off with it: a plan that still scans (a small table read whole, as the
+ * dashboard does) carries the disabled scan's cost penalty, which is far over jit_above_cost, so
+ * PostgreSQL compiled such a statement with LLVM on every run (60 ms for a 50-row table). The
+ * service's statements are short; JIT never paid for itself here.
  */
-export const HOT_PATH_SETTINGS = { enable_seqscan: 'off' } as const
+export const HOT_PATH_SETTINGS = { enable_seqscan: 'off', jit: 'off' } as const
 
 /**
  * PGlite's memory, chosen for a small container (docs/performance.md, "Memory"). PGlite's

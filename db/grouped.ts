@@ -14,7 +14,11 @@ export interface Pending<I, O> {
 }
 
 export interface GroupOptions<I> {
-  /** Statements running at once (default 2): the rest of the pool stays free for everything else. */
+  /**
+   * Statements running at once (default 4: PostgreSQL works on two groups per core of this
+   * project's machine while the service reads the others' answers); the rest of the pool (10)
+   * stays free for everything else.
+   */
   maxInFlight?: number
   /** Calls in one group at most (default 64). */
   maxGroup?: number
@@ -34,7 +38,7 @@ export interface GroupOptions<I> {
  * Items that may not join a group (`joins`, or past the group's size) keep their place in line.
  */
 export function grouped<I, O>(run: (group: Array<Pending<I, O>>) => Promise<void>, options: GroupOptions<I> = {}): (item: I) => Promise<O> {
-  const maxInFlight = options.maxInFlight ?? 2
+  const maxInFlight = options.maxInFlight ?? 4
   const maxGroup = options.maxGroup ?? 64
   const maxSize = options.maxSize ?? Number.POSITIVE_INFINITY
   const { joins, size } = options

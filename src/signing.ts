@@ -35,7 +35,7 @@ export interface ResponseSigner {
 }
 
 /** Bounds of the signed-body cache: entries, and characters of the bodies and sources it holds. */
-export const SIGNATURE_CACHE = { entries: 4096, chars: 16 * 1024 * 1024 }
+export const SIGNATURE_CACHE = { entries: 4096, chars: 32 * 1024 * 1024 }
 
 export function generateSigningKey(): SigningKeyRow {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519')

@@ -209,7 +209,7 @@ export async function dropDatabase(baseUrl: string, name: string): Promise<void>
   await admin.end()
 }
 
-/** Sequential scans and autovacuum's work on the hot tables of a database, as pg_stat_user_tables has them. */
+/** Sequential scans, and analyzes and vacuums (autovacuum's or its stand-in's), on the hot tables of a database, as pg_stat_user_tables has them. */
 export interface TableStats {
   seqScans: Record<string, number>
   autoanalyze: number
@@ -223,7 +223,7 @@ export const HOT_TABLES = ['tasks', 'api_keys', 'plans', 'key_usage', 'page_nonc
 export async function tableStats(url: string): Promise<TableStats> {
   const sql = postgres(url, { max: 1, onnotice: () => {} })
   try {
-    const rows = await sql`select relname, seq_scan::int as seq, autoanalyze_count::int as aa, autovacuum_count::int as av, n_tup_ins::bigint as ins
+    const rows = await sql`select relname, seq_scan::int as seq, (analyze_count + autoanalyze_count)::int as aa, (vacuum_count + autovacuum_count)::int as av, n_tup_ins::bigint as ins
                            from pg_stat_user_tables where relname = any(${HOT_TABLES})`
     const out: TableStats = { seqScans: {}, autoanalyze: 0, autovacuum: 0, insertedTasks: 0 }
     for (const r of rows) {
@@ -235,5 +235,56 @@ export async function tableStats(url: string): Promise<TableStats> {
     return out
   } finally {
     await sql.end()
+  }
+}
+
+/**
+ * What autovacuum does, for a server where it is off (this project's machine runs PostgreSQL
+ * with `autovacuum = off`): every `naptimeMs` (autovacuum_naptime's default, a minute), each hot
+ * table of each database past autovacuum's default thresholds is vacuumed (dead rows over
+ * 50 + 20 % of its rows) or analyzed (rows changed since the last analyze over 50 + 10 %), the way
+ * the autovacuum worker would. Where the server's own autovacuum is on, nothing is done: it acts
+ * by itself. Returns a stop function and the count of what it did.
+ */
+export async function autovacuumStandIn(baseUrl: string, urls: string[], log: (line: string) => void, naptimeMs = 60_000): Promise<{ stop(): Promise<void>; runs: { vacuum: number; analyze: number }; serverAutovacuum: boolean }> {
+  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} })
+  const [setting] = await admin`select setting from pg_settings where name = 'autovacuum'`
+  await admin.end()
+  const runs = { vacuum: 0, analyze: 0 }
+  const serverAutovacuum = setting?.setting === 'on'
+  if (serverAutovacuum) return { stop: async () => {}, runs, serverAutovacuum }
+  log('the server runs with autovacuum = off: the benchmark vacuums and analyzes as autovacuum would, every minute, at its default thresholds')
+  const clients = urls.map((u) => postgres(u, { max: 1, onnotice: () => {} }))
+  let stopped = false
+  let pass: Promise<void> = Promise.resolve()
+  const once = async () => {
+    for (const sql of clients) {
+      const due = await sql`select s.relname, n_dead_tup > 50 + 0.2 * greatest(c.reltuples, 0) as vacuum, n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0) as analyze
+                            from pg_stat_user_tables s join pg_class c on c.oid = s.relid where s.relname = any(${HOT_TABLES})`
+      for (const t of due) {
+        if (stopped) return
+        if (t.vacuum) {
+          await sql.unsafe(`vacuum (analyze) ${t.relname}`)
+          runs.vacuum++
+          runs.analyze++
+        } else if (t.analyze) {
+          await sql.unsafe(`analyze ${t.relname}`)
+          runs.analyze++
+        }
+      }
+    }
+  }
+  const timer = setInterval(() => {
+    pass = pass.then(once).catch((e: unknown) => log(`autovacuum stand-in: ${e instanceof Error ? e.message : String(e)}`))
+  }, naptimeMs)
+  return {
+    runs,
+    serverAutovacuum,
+    async stop() {
+      stopped = true
+      clearInterval(timer)
+      await pass
+      await Promise.all(clients.map((c) => c.end()))
+    },
   }
 }

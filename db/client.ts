@@ -180,7 +180,10 @@ async function initPgliteCluster(dataDir: string): Promise<void> {
   if (existsSync(join(dataDir, 'PG_VERSION'))) return
   const script = fileURLToPath(new URL('./pglite-init.ts', import.meta.url))
   const child = Bun.spawn([process.execPath, script, dataDir], { stdout: 'inherit', stderr: 'pipe' })
+  const stop = () => child.kill()
+  process.once('exit', stop)
   const [code, err] = await Promise.all([child.exited, new Response(child.stderr).text()])
+  process.off('exit', stop)
   if (code !== 0) throw new Error(`Cannot create the embedded database in ${dataDir}: ${err.trim() || `exit code ${code}`}`)
 }
 

@@ -15,7 +15,11 @@ async function warmInWorker(cacheDir: string): Promise<WarmReply> {
   const script = fileURLToPath(new URL('./ip-database-worker.ts', import.meta.url))
   try {
     const child = Bun.spawn([process.execPath, script, cacheDir], { stdout: 'pipe', stderr: 'pipe' })
+    // The parse must not outlive the service: stopped while it runs, the service takes it along.
+    const stop = () => child.kill()
+    process.once('exit', stop)
     const [code, out, err] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()])
+    process.off('exit', stop)
     const line = out.trim().split('\n').pop() ?? ''
     if (code === 0 && line.startsWith('{')) return JSON.parse(line) as WarmReply
     return { ok: false, error: err.trim() || `the IP database's parser exited with code ${code}` }

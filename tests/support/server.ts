@@ -92,7 +92,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       child.kill('SIGTERM')
       await new Promise((r) => setTimeout(r, 300))
       if (child.exitCode === null) child.kill('SIGKILL')
-      rmSync(dataDir, { recursive: true, force: true })
+      // A child the service started (the IP database's first parse) may still be writing its
+      // cache here for a moment after a SIGKILL, which no exit handler sees.
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
     },
     output: () => out,
   }

@@ -2,7 +2,7 @@
 // stopping a process group the matrix started.
 
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 
 const SCREEN = '1920x1080x24'
 
@@ -29,27 +29,45 @@ export async function stopGroup(child: ChildProcess): Promise<void> {
   }
 }
 
-/** Starts Xvfb on the first free display from :99 and waits for its socket. */
+/**
+ * Starts Xvfb on the first free display from :99 and waits until the display is its own: the
+ * socket is there and the lock file names this Xvfb. Two runs starting at once may pick the same
+ * number; the one whose Xvfb loses (it exits, or the lock names the other) tries the next
+ * number, instead of going on with the other run's display and losing it when that run stops.
+ */
 export async function startXvfb(): Promise<Display> {
   let n = 99
-  while (existsSync(`/tmp/.X11-unix/X${n}`) || existsSync(`/tmp/.X${n}-lock`)) n++
-  const child = spawn('Xvfb', [`:${n}`, '-screen', '0', SCREEN, '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true })
-  let err = ''
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()))
-  const failed = new Promise<never>((_, reject) => {
-    child.once('error', reject)
-    child.once('exit', (code) => reject(new Error(`Xvfb :${n} exited with ${code}: ${err.trim().split('\n').slice(-2).join(' | ')}`)))
-  })
-  const ready = (async () => {
-    for (let i = 0; i < 100 && !existsSync(`/tmp/.X11-unix/X${n}`); i++) await sleep(100)
-    if (!existsSync(`/tmp/.X11-unix/X${n}`)) throw new Error(`Xvfb :${n} did not open its socket in 10 s`)
-  })()
-  try {
-    await Promise.race([ready, failed])
-  } catch (e) {
+  for (let attempt = 0; attempt < 20; attempt++, n++) {
+    while (existsSync(`/tmp/.X11-unix/X${n}`) || existsSync(`/tmp/.X${n}-lock`)) n++
+    const child = spawn('Xvfb', [`:${n}`, '-screen', '0', SCREEN, '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true })
+    let err = ''
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()))
+    let exited = false
+    child.once('exit', () => (exited = true))
+    child.once('error', () => (exited = true))
+    const lockPid = () => {
+      try {
+        return Number(readFileSync(`/tmp/.X${n}-lock`, 'utf8').trim())
+      } catch {
+        return null
+      }
+    }
+    let outcome: 'ours' | 'lost' | 'timeout' = 'timeout'
+    for (let i = 0; i < 100; i++) {
+      const owner = lockPid()
+      if (exited || (owner !== null && owner !== child.pid)) {
+        outcome = 'lost'
+        break
+      }
+      if (owner === child.pid && existsSync(`/tmp/.X11-unix/X${n}`)) {
+        outcome = 'ours'
+        break
+      }
+      await sleep(100)
+    }
+    if (outcome === 'ours') return { display: `:${n}`, stop: () => stopGroup(child) }
     await stopGroup(child)
-    throw e
+    if (outcome === 'timeout') throw new Error(`Xvfb :${n} did not open its display in 10 s: ${err.trim().split('\n').slice(-2).join(' | ')}`)
   }
-  failed.catch(() => {})
-  return { display: `:${n}`, stop: () => stopGroup(child) }
+  throw new Error('no free X display after 20 tries')
 }

@@ -8,11 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { openPglite, rows } from '../../db/client'
-import { ensureAccount } from '../../db/accounts'
-import { insertKey } from '../../db/keys'
-import { upsertPlan } from '../../db/plans'
-import { generateApiKey, hashSecret, keyHint } from '../../src/core/keys'
-import { bulkStatements, templateName } from './steady-state'
+import { bulkStatements, seedKeys, templateName } from './steady-state'
 
 export interface LiteTemplate {
   /** The data directory (what DATA_DIR/pglite holds). */
@@ -36,15 +32,7 @@ export async function ensureLiteTemplate(tasks: number, keyCount: number, log: (
   const d = await openPglite(join(root, 'pglite'))
   try {
     await d.migrate()
-    const plan = await upsertPlan(d.db, { name: 'bench', monthlyLimit: 2_000_000_000 })
-    const account = await ensureAccount(d.db, 'bench@example.test')
-    const keys: string[] = []
-    for (let i = 0; i < keyCount; i++) {
-      const key = generateApiKey((n) => crypto.getRandomValues(new Uint8Array(n)))
-      const h = keyHint(key)
-      await insertKey(d.db, { accountId: account.id, planId: plan.id, name: `bench-${i}`, keyHash: hashSecret(key), prefix: h.prefix, last4: h.last4 })
-      keys.push(key)
-    }
+    const keys = await seedKeys(d.db, keyCount)
     for (const statement of bulkStatements(tasks)) {
       await d.db.execute(sql.raw(statement.text))
       if (statement.done) log(`  ${statement.done.toLocaleString('en')} tasks (${Math.round((performance.now() - began) / 1000)} s)`)

@@ -11,7 +11,7 @@
 // analyzed once, as autovacuum would have left it; the copies are not.
 
 import postgres from 'postgres'
-import { openPostgres } from '../../db/client'
+import { openPostgres, type Db } from '../../db/client'
 import { ensureAccount } from '../../db/accounts'
 import { insertKey } from '../../db/keys'
 import { upsertPlan } from '../../db/plans'
@@ -85,6 +85,20 @@ export function templateName(tasks: number): string {
   return `antibot_bench_t${readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith('.sql')).length}_${tasks}`
 }
 
+/** The benchmark's plan (no limit it could reach), its account and `count` keys; returns the keys' plain texts. */
+export async function seedKeys(db: Db, count: number): Promise<string[]> {
+  const plan = await upsertPlan(db, { name: 'bench', monthlyLimit: 2_000_000_000 })
+  const account = await ensureAccount(db, 'bench@example.test')
+  const keys: string[] = []
+  for (let i = 0; i < count; i++) {
+    const key = generateApiKey((n) => crypto.getRandomValues(new Uint8Array(n)))
+    const h = keyHint(key)
+    await insertKey(db, { accountId: account.id, planId: plan.id, name: `bench-${i}`, keyHash: hashSecret(key), prefix: h.prefix, last4: h.last4 })
+    keys.push(key)
+  }
+  return keys
+}
+
 /**
  * The statements that fill a database made by the migrations with `tasks` tasks of the mix above
  * (and bench_samples, the stored forms they repeat), 100,000 rows per statement; `done` says how
@@ -139,15 +153,7 @@ export async function ensureTemplate(baseUrl: string, tasks: number, keyCount: n
   const url = withDatabase(baseUrl, name)
   const db = openPostgres(url)
   await db.migrate()
-  const plan = await upsertPlan(db.db, { name: 'bench', monthlyLimit: 2_000_000_000 })
-  const account = await ensureAccount(db.db, 'bench@example.test')
-  const keys: string[] = []
-  for (let i = 0; i < keyCount; i++) {
-    const key = generateApiKey((n) => crypto.getRandomValues(new Uint8Array(n)))
-    const h = keyHint(key)
-    await insertKey(db.db, { accountId: account.id, planId: plan.id, name: `bench-${i}`, keyHash: hashSecret(key), prefix: h.prefix, last4: h.last4 })
-    keys.push(key)
-  }
+  const keys = await seedKeys(db.db, keyCount)
   await db.close()
   const sql = postgres(url, { max: 1, onnotice: () => {} })
   try {
@@ -281,6 +287,7 @@ export async function autovacuumStandIn(baseUrl: string, urls: string[], log: (l
     runs,
     serverAutovacuum,
     async stop() {
+      if (stopped) return
       stopped = true
       clearInterval(timer)
       await pass

@@ -188,6 +188,10 @@ export function taskFetcher(db: Db, options: GroupOptions<FetchArgs> = {}): (arg
       }
       return again
     },
-    { joins: (first, item) => dayKey(first.now) === dayKey(item.now), ...options },
+    // A second statement beside a running one waits for 16 fetches (db/grouped.ts: minGroup):
+    // the grouped fetch costs PostgreSQL more per statement than the insert does (a VALUES
+    // list joined to api_keys, plans, key_usage and tasks, and the usage upserts), and 16 cut
+    // its CPU per fetch by a fifth against 8 under the benchmark's load (docs/performance.md).
+    { joins: (first, item) => dayKey(first.now) === dayKey(item.now), minGroup: 16, ...options },
   )
 }

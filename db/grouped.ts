@@ -4,6 +4,12 @@
 // them at once. When calls come one at a time, each runs at once, alone; under load, PostgreSQL
 // parses, plans and commits once for many calls, and the service sends and reads one message
 // instead of many (docs/performance.md has the figures).
+//
+// While a statement runs, another starts only once `minGroup` calls wait for it: a statement
+// costs PostgreSQL about as much for one row as for several (measured on this project's machine:
+// ~110 µs of its CPU for an insert of one task, ~45 µs a task in fours, ~25 in sixteens), so
+// under load the calls are better served in a few full statements than in many small ones. When
+// nothing runs, the first call goes at once, so a lone call never waits.
 
 import { isDatabaseUnavailable } from './unavailable'
 
@@ -22,6 +28,11 @@ export interface GroupOptions<I> {
   maxInFlight?: number
   /** Calls in one group at most (default 64). */
   maxGroup?: number
+  /**
+   * Calls that must wait before a statement starts beside one already running (default 8; when
+   * none runs, any call starts one at once).
+   */
+  minGroup?: number
   /** Whether `item` may join a group that starts with `first` (default: always). */
   joins?: (first: I, item: I) => boolean
   /** The size of an item, and the most a group may hold: an item over it still goes alone. */
@@ -40,6 +51,7 @@ export interface GroupOptions<I> {
 export function grouped<I, O>(run: (group: Array<Pending<I, O>>) => Promise<void>, options: GroupOptions<I> = {}): (item: I) => Promise<O> {
   const maxInFlight = options.maxInFlight ?? 4
   const maxGroup = options.maxGroup ?? 64
+  const minGroup = Math.min(options.minGroup ?? 8, maxGroup)
   const maxSize = options.maxSize ?? Number.POSITIVE_INFINITY
   const { joins, size } = options
   let waiting: Array<Pending<I, O>> = []
@@ -75,7 +87,7 @@ export function grouped<I, O>(run: (group: Array<Pending<I, O>>) => Promise<void
     return group
   }
   const next = () => {
-    while (inFlight < maxInFlight && waiting.length) {
+    while (inFlight < maxInFlight && waiting.length > 0 && (inFlight === 0 || waiting.length >= minGroup)) {
       const group = take()
       inFlight++
       options.onGroup?.(group.length)

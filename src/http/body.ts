@@ -37,10 +37,11 @@ const fail = (failure: BodyFailure): { ok: false; failure: BodyFailure } => ({ o
 export async function readText(request: Request, maxBytes: number): Promise<BodyResult<string>> {
   const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > maxBytes) return fail({ code: 'too_large', maxBytes })
-  if (!request.body) return { ok: true, value: '' }
   // With a declared length within the cap, the body cannot exceed it: read it in one go (the
-  // chunked loop below is for bodies without Content-Length).
-  if (declared !== null && /^\d+$/.test(declared)) return decodeUtf8(new Uint8Array(await request.arrayBuffer()))
+  // chunked loop below is for bodies without Content-Length). Before `request.body`, which
+  // makes a ReadableStream of the body (~1 µs a request on Bun.serve's hot path).
+  if (declared !== null && /^\d+$/.test(declared)) return decodeUtf8(await request.bytes())
+  if (!request.body) return { ok: true, value: '' }
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
   let total = 0

@@ -257,12 +257,17 @@ describe.each(testDrivers())('db contract on %s', (driver) => {
       const first = await fetchTaskWithKey(db, { keyHash: 'fetch-ok', taskId: uuid(100), now: NOW })
       expect(first).toEqual({
         key: { id, status: 'active', expiresAt: null, monthlyLimit: 3, usedBefore: 0, missesBlockedUntil: null },
-        task: { task_id: uuid(100), tool: 'bot-detector', score: 77, ip_address: '198.51.100.7', user_agent: 'UA', results: '{"summary": {"score": 77}}', created_at: '2026-11-01T00:00:00+00:00' },
+        task: { task_id: uuid(100), tool: 'bot-detector', score: 77, ip_address: '198.51.100.7', user_agent: 'UA', results: '{"summary": {"score": 77}}', results_size: expect.any(Number), created_at: '2026-11-01T00:00:00+00:00' },
         usedAfter: 1,
       })
+      // Told that the caller keeps the body: the same task without its results, still counted.
+      const omitted = await fetchTaskWithKey(db, { keyHash: 'fetch-ok', taskId: uuid(100), now: NOW, omitResults: true })
+      expect(omitted.task).toEqual({ ...first.task!, results: null })
+      expect(omitted.usedAfter).toBe(2)
+      expect(first.task!.results_size).toBeGreaterThan(0)
       const second = await fetchTaskWithKey(db, { keyHash: 'fetch-ok', taskId: uuid(100), now: NOW })
-      expect(second.key?.usedBefore).toBe(1)
-      expect(second.usedAfter).toBe(2)
+      expect(second.key?.usedBefore).toBe(2)
+      expect(second.usedAfter).toBe(3)
       record(driver, 'fetch ok', [{ ...first, key: { ...first.key, id: '-' } }, second.usedAfter])
     })
 

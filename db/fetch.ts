@@ -12,12 +12,12 @@
 // happy path reads no window. Recording a miss is a second statement, on the 404 path only.
 
 import { rawRows, type Db } from './client'
-import { TASK_COLUMNS_SQL, type StoredTask } from './tasks'
+import { fetchedTaskColumns, type FetchedTask } from './tasks'
 import type { FetchObservation } from '../src/core/quota'
 import { dayOfMonth, monthKey } from '../src/core/month'
 import { groupedStatements, textPerSize, type GroupOptions } from './grouped'
 
-interface Row extends Partial<StoredTask> {
+interface Row extends Partial<FetchedTask> {
   key_id: string
   status: 'active' | 'inactive'
   expires_ms: number | null
@@ -57,7 +57,7 @@ export const FETCH_TASK_WITH_KEY = `
            coalesce((select count from key_usage where key_id = k.id and month = $3::date), 0)::int as used_before,
            (select count from inc)::int as used_after,
            (extract(epoch from k.misses_blocked_until) * 1000)::float8 as blocked_until_ms,
-           ${TASK_COLUMNS_SQL}
+           ${fetchedTaskColumns('$6::boolean')}
     from k left join t on true`
 
 export interface FetchArgs {
@@ -65,17 +65,22 @@ export interface FetchArgs {
   /** Null when the path's id is not a UUID: no task can match, the key is still checked. */
   taskId: string | null
   now: Date
+  /**
+   * The caller keeps this task's served body (src/signing.ts): leave the results out (the
+   * task's `results` is null; `results_size` still says what the body was built from).
+   */
+  omitResults?: boolean
 }
 
-export async function fetchTaskWithKey(db: Db, args: FetchArgs): Promise<FetchObservation<StoredTask>> {
+export async function fetchTaskWithKey(db: Db, args: FetchArgs): Promise<FetchObservation<FetchedTask>> {
   const { keyHash, taskId, now } = args
-  // $1 key hash, $2 task id, $3 month, $4 day, $5 now.
-  const [row] = await rawRows<Row>(db, FETCH_TASK_WITH_KEY, [keyHash, taskId, monthKey(now), dayOfMonth(now), now.toISOString()])
+  // $1 key hash, $2 task id, $3 month, $4 day, $5 now, $6 leave the results out.
+  const [row] = await rawRows<Row>(db, FETCH_TASK_WITH_KEY, [keyHash, taskId, monthKey(now), dayOfMonth(now), now.toISOString(), args.omitResults === true])
   if (!row) return { key: null, task: null, usedAfter: null }
   return observation(row, row.used_after)
 }
 
-function observation(row: Row, usedAfter: number | null): FetchObservation<StoredTask> {
+function observation(row: Row, usedAfter: number | null): FetchObservation<FetchedTask> {
   return {
     key: {
       id: row.key_id,
@@ -92,7 +97,8 @@ function observation(row: Row, usedAfter: number | null): FetchObservation<Store
           score: row.score!,
           ip_address: row.ip_address!,
           user_agent: row.user_agent!,
-          results: row.results!,
+          results: row.results ?? null,
+          results_size: row.results_size!,
           created_at: row.created_at!,
         }
       : null,
@@ -103,7 +109,7 @@ function observation(row: Row, usedAfter: number | null): FetchObservation<Store
 /**
  * The keyed fetch of `n` requests in one statement (FETCH_TASK_WITH_KEY for each, with the same
  * outcome): $1 month, $2 day (the same for the whole group), then per request its key hash, task
- * id and time. For each key, its requests that would be counted (usable key, existing task) are
+ * id, time and whether to leave the results out. For each key, its requests that would be counted (usable key, existing task) are
  * counted together, in one conditional upsert of the usage row, only if all of them fit under
  * the limit; the k-th of them gets the count before plus k, and a request's count before is the
  * key's count before the group plus its counted requests ahead of it, as if they had come one
@@ -114,9 +120,9 @@ function observation(row: Row, usedAfter: number | null): FetchObservation<Store
  */
 export const fetchGroup = textPerSize((n) => {
   const values: string[] = []
-  for (let i = 0; i < n; i++) values.push(`(${i + 1}, $${3 * i + 3}::text, $${3 * i + 4}::uuid, $${3 * i + 5}::timestamptz)`)
+  for (let i = 0; i < n; i++) values.push(`(${i + 1}, $${4 * i + 3}::text, $${4 * i + 4}::uuid, $${4 * i + 5}::timestamptz, $${4 * i + 6}::boolean)`)
   return `
-    with r(idx, key_hash, task_id, at) as (values ${values.join(', ')}),
+    with r(idx, key_hash, task_id, at, omit) as (values ${values.join(', ')}),
     k as (
       select ak.key_hash, ak.id, ak.status, ak.expires_at, ak.misses_blocked_until, p.monthly_limit
       from api_keys ak join plans p on p.id = ak.plan_id
@@ -155,7 +161,7 @@ export const fetchGroup = textPerSize((n) => {
            (select (i.count - w.n + e.rank)::int from e join inc i on i.key_id = e.key_id join want w on w.key_id = e.key_id where e.idx = r.idx) as used_after,
            (exists (select 1 from e where e.key_id = k.id) and not exists (select 1 from inc i where i.key_id = k.id)) as fallback,
            (extract(epoch from k.misses_blocked_until) * 1000)::float8 as blocked_until_ms,
-           ${TASK_COLUMNS_SQL}
+           ${fetchedTaskColumns('r.omit')}
     from r left join k on k.key_hash = r.key_hash left join tasks t on t.id = r.task_id and k.id is not null
     order by r.idx`
 })
@@ -171,13 +177,13 @@ const dayKey = (now: Date) => now.toISOString().slice(0, 10)
  * statement fails for a reason other than an unreachable database (two groups of different
  * instances deadlocking, say), each of its requests is fetched again alone (groupedStatements).
  */
-export function taskFetcher(db: Db, options: GroupOptions<FetchArgs> = {}): (args: FetchArgs) => Promise<FetchObservation<StoredTask>> {
-  return groupedStatements<FetchArgs, FetchObservation<StoredTask>>(
+export function taskFetcher(db: Db, options: GroupOptions<FetchArgs> = {}): (args: FetchArgs) => Promise<FetchObservation<FetchedTask>> {
+  return groupedStatements<FetchArgs, FetchObservation<FetchedTask>>(
     (args) => fetchTaskWithKey(db, args),
     async (group) => {
       const now = group[0]!.item.now
       const params: unknown[] = [monthKey(now), dayOfMonth(now)]
-      for (const p of group) params.push(p.item.keyHash, p.item.taskId, p.item.now.toISOString())
+      for (const p of group) params.push(p.item.keyHash, p.item.taskId, p.item.now.toISOString(), p.item.omitResults === true)
       const rows = await rawRows<GroupRow>(db, fetchGroup(group.length), params)
       const again: typeof group = []
       for (const row of rows) {

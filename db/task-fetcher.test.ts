@@ -77,7 +77,8 @@ describe.each(testDrivers())('taskFetcher on %s', (driver) => {
     const list: FetchArgs[] = []
     for (let round = 0; round < 5; round++) {
       for (const kind of [...Object.keys(KINDS), 'unknown']) {
-        for (const taskId of round === 2 ? [MISSING, null, TASK] : [TASK]) list.push({ keyHash: hash(twin, kind), taskId, now: NOW })
+        // Every other round as from an instance that keeps the task's body (results left out).
+        for (const taskId of round === 2 ? [MISSING, null, TASK] : [TASK]) list.push({ keyHash: hash(twin, kind), taskId, now: NOW, omitResults: round % 2 === 1 })
       }
     }
     return list
@@ -96,6 +97,9 @@ describe.each(testDrivers())('taskFetcher on %s', (driver) => {
     expect(groups.length).toBeGreaterThan(1)
     expect(groups.slice(1).every((g) => g > 1)).toBe(true)
     expect(grouped.map(named)).toEqual(oneByOne.map(named))
+    // Both kinds of answer were compared: with the results, and without them.
+    expect(grouped.some((o) => o.task?.results === null)).toBe(true)
+    expect(grouped.some((o) => typeof o.task?.results === 'string')).toBe(true)
     // The cases the comparison rests on did happen: counted fetches, the last units of a tight
     // key (a group that does not fit falls back to one by one), and refusals.
     const used = (kind: string) => grouped.filter((_o, i) => requests('a')[i]!.keyHash === hash('a', kind)).map((o) => o.usedAfter)

@@ -145,6 +145,25 @@ export const TASK_COLUMNS_SQL = `
   to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') as created_at`
 export const TASK_COLUMNS = sql.raw(TASK_COLUMNS_SQL)
 
+/**
+ * A task as the keyed fetch reads it: `results` null when the caller said it keeps this task's
+ * served body (src/signing.ts), so the row's jsonb is neither decompressed nor sent again, and
+ * `results_size`, the results' stored size (pg_column_size: read from the row, never
+ * decompressed), which the kept body is checked against with the other fields.
+ */
+export interface FetchedTask extends Omit<StoredTask, 'results'> {
+  results: string | null
+  results_size: number
+}
+
+/** TASK_COLUMNS for the keyed fetch: the results left out where `omit` (an SQL boolean) holds. */
+export function fetchedTaskColumns(omit: string): string {
+  return `
+  t.id::text as task_id, t.tool, t.score, t.ip_address, t.user_agent,
+  case when ${omit} then null else t.results::text end as results, pg_column_size(t.results)::int as results_size,
+  to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') as created_at`
+}
+
 export async function getTask(db: Db, id: string): Promise<StoredTask | null> {
   const [row] = await rows<StoredTask>(db, sql`select ${TASK_COLUMNS} from tasks t where t.id = ${id}::uuid`)
   return row ?? null

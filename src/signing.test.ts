@@ -36,6 +36,19 @@ describe('response signer', () => {
     expect(verifies(first.signature, first.body)).toBe(true)
   })
 
+  test('kept answers only for the source it was built from; has says whether anything is kept', () => {
+    const signer = responseSigner(row)
+    expect(signer.has('k')).toBe(false)
+    expect(signer.kept('k', ['x', 1])).toBeUndefined()
+    const a = signer.signed('k', ['x', 1], () => '{"v":1}')
+    expect(signer.has('k')).toBe(true)
+    expect(signer.kept('k', ['x', 1])).toEqual(a)
+    // Another source drops what was kept: nothing stale is answered later.
+    expect(signer.kept('k', ['x', 2])).toBeUndefined()
+    expect(signer.has('k')).toBe(false)
+    expect(signer.kept('k', ['x', 1])).toBeUndefined()
+  })
+
   test('a source that changed in any field is built and signed again, never given the old answer', () => {
     const signer = responseSigner(row)
     const a = signer.signed('t', ['x', 1], () => '{"v":1}')

@@ -22,7 +22,9 @@ export interface ResponseSigner {
   sign(body: string): string
   /**
    * A body and its signature, kept in memory under `key` (the task id) with the `source` it was
-   * built from (the stored row's fields): while the same key comes with the same source, the
+   * built from (the stored row's fields, the results by their stored size: a task is written
+   * once, so the keyed GET of a kept task does not read its results at all, db/fetch.ts
+   * omitResults): while the same key comes with the same source, the
    * kept body and signature are the answer, so a task fetched again is neither rebuilt (its
    * checks' text put back, src/core/check-text.ts) nor signed again (about 35 µs a signature
    * here, more for large bodies). Both are deterministic: the body is a function of the row and
@@ -32,6 +34,10 @@ export interface ResponseSigner {
    * to be shared.
    */
   signed(key: string, source: readonly (string | number)[], build: () => string): { body: string; signature: string }
+  /** The body and signature kept under `key` if they were built from `source` (a hit, as in `signed`); undefined otherwise. */
+  kept(key: string, source: readonly (string | number)[]): { body: string; signature: string } | undefined
+  /** Whether a body is kept under `key`, whatever it was built from (nothing is refreshed). */
+  has(key: string): boolean
 }
 
 /** Bounds of the signed-body cache: entries, and characters of the bodies and sources it holds. */
@@ -56,21 +62,26 @@ export function responseSigner(row: SigningKeyRow, limits = SIGNATURE_CACHE): Re
   // Least recently used first (a Map iterates in insertion order; a hit is re-inserted).
   const cache = new Map<string, Kept>()
   let chars = 0
+  /** The entry kept under `key` if its digest is `digest`, made most recently used; a stale one is dropped. */
+  const take = (key: string, digest: string): Kept | undefined => {
+    const hit = cache.get(key)
+    if (!hit) return undefined
+    cache.delete(key)
+    chars -= hit.chars
+    if (hit.digest !== digest) return undefined
+    cache.set(key, hit)
+    chars += hit.chars
+    return hit
+  }
   return {
     kid: row.kid,
     sign: signNow,
+    kept: (key, source) => take(key, sourceDigest(source)),
+    has: (key) => cache.has(key),
     signed(key, source, build) {
       const digest = sourceDigest(source)
-      const hit = cache.get(key)
-      if (hit) {
-        cache.delete(key)
-        chars -= hit.chars
-        if (hit.digest === digest) {
-          cache.set(key, hit)
-          chars += hit.chars
-          return hit
-        }
-      }
+      const hit = take(key, digest)
+      if (hit) return hit
       const body = build()
       const kept: Kept = { digest, body, signature: signNow(body), chars: body.length }
       if (kept.chars > limits.chars) return kept

@@ -2,7 +2,7 @@
 
 import { Elysia } from 'elysia'
 import { taskFetcher } from '../../db/fetch'
-import { taskJson, taskWriter } from '../../db/tasks'
+import { getTask, taskJson, taskWriter } from '../../db/tasks'
 import { hitWindow, recordMiss } from '../../db/rate-windows'
 import { decideHit, DEFAULT_MISS_LIMIT } from '../core/fixed-window'
 import { fetchFailureStatus } from '../core/errors'
@@ -89,11 +89,23 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
       }
       const now = clock()
       const taskId = isUuid(rawTaskId) ? rawTaskId.toLowerCase() : null
-      const obs = await fetchTask({ keyHash: hashSecret(key), taskId, now })
+      // A task whose served body this instance keeps is read without its results: they are
+      // what the body was built from, and a task is written once (src/signing.ts).
+      const obs = await fetchTask({ keyHash: hashSecret(key), taskId, now, omitResults: taskId !== null && signer.has(taskId) })
       const decision = decideFetch(obs, now)
       if (decision.ok) {
         const t = decision.task
-        const { body, signature } = signer.signed(t.task_id, [t.tool, t.score, t.ip_address, t.user_agent, t.results, t.created_at], () => taskJson(t))
+        const source = [t.tool, t.score, t.ip_address, t.user_agent, t.results_size, t.created_at]
+        let answer = t.results === null ? signer.kept(t.task_id, source) : undefined
+        if (!answer) {
+          // Left out, but no longer kept (other fetches pushed it out meanwhile): read again,
+          // without counting the fetch a second time.
+          const results = t.results ?? (await getTask(db, t.task_id))?.results
+          // Deleted between the two reads (retention): as if it had not been found.
+          if (results === undefined) return errorResponse(404, fetchFailureStatus('not_found').error, { ...NO_STORE })
+          answer = signer.signed(t.task_id, source, () => taskJson({ ...t, results }))
+        }
+        const { body, signature } = answer
         const headers = rateLimitHeaders(decision.limit, decision.used, now)
         headers['cache-control'] = 'no-store'
         headers['jws-signature'] = signature

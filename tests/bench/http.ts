@@ -55,7 +55,8 @@ const LOADS: Array<{ name: LoadName; kind: Kind; label: string }> = [
   { name: 'mixed', kind: 'mixed', label: 'mixed (4 GET : 1 POST)' },
 ]
 
-const SERVICE_ENV = { SIGNING_KEY_SECRET: 'bench-signing-key-secret-0123456789abcdef', PORT: '0', HOST: '127.0.0.1', STUN_PORT: 'off', TLS_PORT: '0', LOG_REQUESTS: 'true' }
+// As `npm start` starts it: `bun --smol`, with JavaScriptCore's heap bound (package.json).
+const SERVICE_ENV = { SIGNING_KEY_SECRET: 'bench-signing-key-secret-0123456789abcdef', PORT: '0', HOST: '127.0.0.1', STUN_PORT: 'off', TLS_PORT: '0', LOG_REQUESTS: 'true', BUN_JSC_gcMaxHeapSize: '33554432' }
 const LISTENING = /listening on (http:\/\/[\d.]+:\d+)/
 const IPDB_READY = /IP database ready/
 

@@ -140,9 +140,10 @@ export async function countFingerprintSeen(
 }
 
 /** The stored columns in the API's field names; created_at already in the spec's form. */
-export const TASK_COLUMNS_SQL = `
-  t.id::text as task_id, t.tool, t.score, t.ip_address, t.user_agent, t.results::text as results,
+const taskColumns = (results: string) => `
+  t.id::text as task_id, t.tool, t.score, t.ip_address, t.user_agent, ${results},
   to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') as created_at`
+export const TASK_COLUMNS_SQL = taskColumns('t.results::text as results')
 export const TASK_COLUMNS = sql.raw(TASK_COLUMNS_SQL)
 
 /**
@@ -158,10 +159,7 @@ export interface FetchedTask extends Omit<StoredTask, 'results'> {
 
 /** TASK_COLUMNS for the keyed fetch: the results left out where `omit` (an SQL boolean) holds. */
 export function fetchedTaskColumns(omit: string): string {
-  return `
-  t.id::text as task_id, t.tool, t.score, t.ip_address, t.user_agent,
-  case when ${omit} then null else t.results::text end as results, pg_column_size(t.results)::int as results_size,
-  to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') as created_at`
+  return taskColumns(`case when ${omit} then null else t.results::text end as results, pg_column_size(t.results)::int as results_size`)
 }
 
 export async function getTask(db: Db, id: string): Promise<StoredTask | null> {

@@ -32,7 +32,20 @@ describe('parseConfig', () => {
       dnsPort: 53,
       dnsAnswerIpv4: undefined,
       dnsAnswerIpv6: undefined,
+      connectionLimits: { perNetwork: 64, handshakesPerNetwork: 16, total: 2048 },
+      streamsInFlight: 4,
+      stallMs: 15_000,
     })
+  })
+
+  test('reads the per-connection and per-network limits, and refuses a stall timeout under a second', () => {
+    expect(parseConfig({ HTTPS_CONNECTIONS_PER_NETWORK: '8', HTTPS_HANDSHAKES_PER_NETWORK: '2', HTTPS_MAX_CONNECTIONS: '100', HTTPS_STREAMS_IN_FLIGHT: '2', STALL_TIMEOUT_MS: '5000' })).toMatchObject({
+      connectionLimits: { perNetwork: 8, handshakesPerNetwork: 2, total: 100 },
+      streamsInFlight: 2,
+      stallMs: 5000,
+    })
+    expect(() => parseConfig({ STALL_TIMEOUT_MS: '10' })).toThrow('STALL_TIMEOUT_MS')
+    expect(() => parseConfig({ HTTPS_CONNECTIONS_PER_NETWORK: '0' })).toThrow('HTTPS_CONNECTIONS_PER_NETWORK')
   })
 
   test('reads the evidence listener settings: STUN can be switched off, the zone is normalised', () => {

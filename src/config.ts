@@ -9,6 +9,8 @@ import { parseProxyHeaderMap, type ProxyHeaderMap } from './evidence/proxy-finge
 import { DEFAULT_MAX_KEYS_PER_ACCOUNT } from './core/account-input'
 import { DEFAULT_PAGE_NONCE_LIMIT } from './core/nonce'
 import { HSTS_DEFAULT_MAX_AGE } from './http/hsts'
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './listeners/connection-budget'
+import { DEFAULT_SERVE_LIMITS } from './listeners/https-serve'
 
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -44,6 +46,12 @@ const EnvSchema = Type.Object({
   DNS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 53 }),
   DNS_ANSWER_IPV4: Type.Optional(Type.String()),
   DNS_ANSWER_IPV6: Type.Optional(Type.String()),
+  // What one client may hold (issue 33; src/listeners/connection-budget.ts, https-serve.ts).
+  HTTPS_CONNECTIONS_PER_NETWORK: Type.Integer({ minimum: 1, maximum: 100_000, default: DEFAULT_CONNECTION_LIMITS.perNetwork }),
+  HTTPS_HANDSHAKES_PER_NETWORK: Type.Integer({ minimum: 1, maximum: 100_000, default: DEFAULT_CONNECTION_LIMITS.handshakesPerNetwork }),
+  HTTPS_MAX_CONNECTIONS: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DEFAULT_CONNECTION_LIMITS.total }),
+  HTTPS_STREAMS_IN_FLIGHT: Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_SERVE_LIMITS.streamsInFlight }),
+  STALL_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: DEFAULT_SERVE_LIMITS.stallMs }),
 })
 
 export type Env = Static<typeof EnvSchema>
@@ -96,6 +104,12 @@ export interface Config {
   signingKeySecretFile: string | undefined
   /** Keys an account may create for itself on the dashboard (operators are not held to it). */
   maxKeysPerAccount: number
+  /** The HTTPS listener's connections per client network and in all. */
+  connectionLimits: ConnectionLimits
+  /** Requests of one HTTPS connection in the app at once. */
+  streamsInFlight: number
+  /** A write not taken or a body not sent for this long ends the connection (both ports). */
+  stallMs: number
 }
 
 /** Parses the environment; throws an Error naming every bad variable. */
@@ -163,5 +177,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     dnsPort: e.DNS_PORT,
     dnsAnswerIpv4: e.DNS_ANSWER_IPV4,
     dnsAnswerIpv6: e.DNS_ANSWER_IPV6,
+    connectionLimits: { perNetwork: e.HTTPS_CONNECTIONS_PER_NETWORK, handshakesPerNetwork: e.HTTPS_HANDSHAKES_PER_NETWORK, total: e.HTTPS_MAX_CONNECTIONS },
+    streamsInFlight: e.HTTPS_STREAMS_IN_FLIGHT,
+    stallMs: e.STALL_TIMEOUT_MS,
   }
 }

@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createApp } from './app'
+import { MAX_ROUTE_BODY_BYTES, routeBodyLimit } from './http/body-limits'
 import { currentSigningKey } from '../db/signing-keys'
 import { generateSigningKey, keyProtector, responseSigner } from './signing'
 import { resolveSigningSecret } from './signing-secret'
@@ -67,7 +68,17 @@ async function main() {
       ? undefined
       : await startTlsListener(
           { db: database.db, clock: () => new Date(), log: stamped, trustedProxies: config.trustedProxies },
-          { port: config.tlsPort, host: config.host, certFile: config.tlsCertFile, keyFile: config.tlsKeyFile, dataDir: config.dataDir },
+          {
+            port: config.tlsPort,
+            host: config.host,
+            certFile: config.tlsCertFile,
+            keyFile: config.tlsKeyFile,
+            dataDir: config.dataDir,
+            maxRequestBodySize: MAX_ROUTE_BODY_BYTES,
+            bodyLimit: routeBodyLimit,
+            connections: config.connectionLimits,
+            serve: { streamsInFlight: config.streamsInFlight, stallMs: config.stallMs },
+          },
         ).catch((e: unknown) => {
           throw new Error(`Cannot start the HTTPS listener on ${config.host}:${config.tlsPort}: ${e instanceof Error ? e.message : String(e)} (set TLS_PORT to a free port, or to off)`)
         })
@@ -101,7 +112,10 @@ async function main() {
     evidence: { ...(stunListener ? { stunPort: stunListener.port } : {}), ...(tlsListener ? { tlsPort: tlsListener.port } : {}), ...(dnsListener ? { dnsZone: config.dnsZone } : {}) },
     judge,
   })
-  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: 1024 * 1024 })
+  // Bun.serve refuses a body declared over its one limit before reading it, and closes a
+  // connection that neither sends nor takes a byte for idleTimeout seconds (issue 33); each
+  // route then holds its body to its own limit (src/http/body-limits.ts) before reading it.
+  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_ROUTE_BODY_BYTES, idleTimeout: Math.ceil(config.stallMs / 1000) })
   // The HTTPS listener serves the same app (HTTP/1.1 and HTTP/2), with each connection's evidence.
   tlsListener?.serve((request) => app.handle(request))
   const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${join(resolve(config.dataDir), 'pglite')}`

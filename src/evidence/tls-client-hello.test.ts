@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { ByteWriter, concatBytes, toHex } from './bytes'
 import { fixture } from './fixtures/load'
-import { isGrease, parseClientHello, readClientHello, TLS_EXTENSION, type ClientHello } from './tls-client-hello'
+import { clientHelloReader, isGrease, parseClientHello, readClientHello, TLS_EXTENSION, type ClientHello } from './tls-client-hello'
 
 const CHROMIUM = fixture('tls-chromium-sni.hex')
 const CHROMIUM_IP = fixture('tls-chromium-ip.hex')
@@ -164,6 +164,41 @@ describe('readClientHello across reads and records', () => {
     const alert = new Uint8Array([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28])
     const r = readClientHello(concatBytes([split.subarray(0, 105), alert, split.subarray(105)]))
     expect(r).toMatchObject({ status: 'invalid', error: 'bad-record' })
+  })
+})
+
+describe('clientHelloReader: the hello read as it comes (issue 33)', () => {
+  /** A hello of about `size` bytes: Chromium's padded with a padding extension (type 21). */
+  function bigHello(size: number): Uint8Array {
+    return records(buildHello({ ciphers: [0x1301, 0x1302], extensions: [[TLS_EXTENSION.padding, new Uint8Array(size)]] }))
+  }
+
+  test('a 60 KB hello trickled in 5,000 reads is framed a few times per record, not once per read, and reads as whole', () => {
+    const bytes = bigHello(60_000)
+    const reader = clientHelloReader()
+    const piece = Math.ceil(bytes.length / 5000)
+    let last = reader.push(bytes.subarray(0, piece))
+    for (let o = piece; o < bytes.length; o += piece) last = reader.push(bytes.subarray(o, o + piece))
+    expect(last.status).toBe('complete')
+    // Four 16 KiB records: a look for each record's header and one for each record's end.
+    expect(reader.looks).toBeLessThanOrEqual(12)
+    expect(reader.length).toBe(bytes.length)
+    expect(reader.bytes()).toEqual(bytes)
+    expect(last).toEqual(readClientHello(bytes))
+  })
+
+  test('read one byte at a time, a captured hello gives what readClientHello gives for the whole', () => {
+    for (const bytes of [CHROMIUM, CURL]) {
+      const reader = clientHelloReader()
+      const states = Array.from(bytes, (_, i) => reader.push(bytes.subarray(i, i + 1)).status)
+      expect(states.slice(0, -1).every((s) => s === 'need-more')).toBe(true)
+      expect(states.at(-1)).toBe('complete')
+      expect(reader.looks).toBeLessThanOrEqual(4)
+    }
+  })
+
+  test('plain HTTP is told from TLS at its first read, as readClientHello tells it', () => {
+    expect(clientHelloReader().push(new TextEncoder().encode('GET / HTTP/1.1\r\n'))).toMatchObject({ status: 'not-tls' })
   })
 })
 

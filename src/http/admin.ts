@@ -25,7 +25,7 @@ import type { AppDeps } from './deps'
 import { json } from './json'
 import * as operations from './operations'
 
-const MAX_ADMIN_BODY = 16 * 1024
+export const MAX_ADMIN_BODY_BYTES = 16 * 1024
 
 function validator<T extends TSchema>(schema: T) {
   const check = TypeCompiler.Compile(schema)
@@ -41,7 +41,7 @@ const checkKey = validator(KeyInput)
 const checkPatch = validator(KeyPatch)
 
 async function readJson(request: Request, what: string): Promise<unknown> {
-  return orThrow(await readJsonBody(request, MAX_ADMIN_BODY), what)
+  return orThrow(await readJsonBody(request, MAX_ADMIN_BODY_BYTES), what)
 }
 
 /** A value typed by someone, quoted in an error: at most 64 characters of it. */

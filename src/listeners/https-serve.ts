@@ -11,7 +11,6 @@
 // request runs only once the read it came in has been taken in whole, so a stream the client
 // reset right away, or one on a connection past its budget, never reaches the app.
 
-import { once } from 'node:events'
 import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2'
 import type { TLSSocket } from 'node:tls'
@@ -22,15 +21,38 @@ import { fileRecords, registerListenerRequest, type ConnectionRecords } from './
 import { connectionClient, EVIDENCE_RESPONSE_HEADERS, evidenceAnswer, type Connection, type FetchHandler, type TlsListenerDeps } from './tls-connection'
 import { sessionPings } from './tls-pings'
 
+export interface ServeLimits {
+  /**
+   * Requests of one connection the app works on at once (HTTPS_STREAMS_IN_FLIGHT); on HTTP/2 the
+   * others wait, holding only their headers, until one is answered. With the write budget below
+   * this bounds what one connection's answers can hold: a client that opens a hundred streams
+   * and reads none has at most this many answers made for it.
+   */
+  streamsInFlight: number
+  /**
+   * A write the client does not take (flow control, a full socket) or a request body it does
+   * not finish, with no progress for this long, ends the connection (STALL_TIMEOUT_MS). PINGs
+   * and other frames do not count as progress: only bytes of the answer taken or of the body
+   * received do.
+   */
+  stallMs: number
+}
+
+export const DEFAULT_SERVE_LIMITS: ServeLimits = { streamsInFlight: 4, stallMs: 15_000 }
+
 export interface ServeOptions {
   deps: TlsListenerDeps
   /** The app, once `serve(handler)` was called; until then requests get 404. */
   handler(): FetchHandler | null
-  /** A served connection without traffic for this long is closed. */
+  /** A served connection with no request in flight for this long is closed (PINGs do not count). */
   idleMs: number
-  /** Largest request body handed to the app. */
-  maxBody: number
+  /** Largest request body `method` on `path` accepts (src/http/body-limits.ts). */
+  bodyLimit(method: string, path: string): number
+  limits: ServeLimits
 }
+
+/** An answer is written in slices of at most this many bytes, each once the last was taken. */
+const WRITE_SLICE = 16 * 1024
 
 /** Headers HTTP/2 forbids (RFC 9113 §8.2.2); node:http2 refuses to send them. */
 const H2_CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'])
@@ -42,16 +64,44 @@ const GOAWAY_GRACE_MS = 100
 interface Served {
   conn: Connection
   filed: Set<string>
+  /** Runs `work` once fewer than streamsInFlight requests of the connection are in the app. */
+  slot<T>(work: () => Promise<T>): Promise<T>
 }
 
 /**
  * Hands the connection over: no more deadline, an idle timeout instead; the socket is paused
- * (the bytes read so far are fed back once the server listens to it).
+ * (the bytes read so far are fed back once the server listens to it). The idle timer runs
+ * while no request is in flight: a connection kept open by PINGs alone is closed after idleMs.
  */
-function handOff(o: ServeOptions, conn: Connection, tls: TLSSocket): void {
+function handOff(o: ServeOptions, conn: Connection, tls: TLSSocket): Served {
   clearTimeout(conn.timer)
   tls.pause()
-  conn.raw.setTimeout(o.idleMs, () => conn.raw.destroy())
+  let inFlight = 0
+  const waiting: Array<() => void> = []
+  let idle: ReturnType<typeof setTimeout> | undefined
+  const armIdle = () => {
+    clearTimeout(idle)
+    idle = setTimeout(() => conn.raw.destroy(), o.idleMs)
+  }
+  armIdle()
+  conn.raw.once('close', () => clearTimeout(idle))
+  return {
+    conn,
+    filed: new Set(),
+    async slot(work) {
+      clearTimeout(idle)
+      if (inFlight >= o.limits.streamsInFlight) await new Promise<void>((go) => waiting.push(go))
+      else inFlight++
+      try {
+        return await work()
+      } finally {
+        // The slot passes to the next waiting request, or the connection goes idle.
+        const next = waiting.shift()
+        if (next) next()
+        else if (--inFlight === 0) armIdle()
+      }
+    },
+  }
 }
 
 /**
@@ -60,10 +110,9 @@ function handOff(o: ServeOptions, conn: Connection, tls: TLSSocket): void {
  * through its 'data' events, and `unshift` before the hand-over loses them (tested).
  */
 export function serveH2(o: ServeOptions, conn: Connection, tls: TLSSocket, record: TlsRecord, start: H2ClientStart, buffered: Buffer): void {
-  handOff(o, conn, tls)
+  const served = handOff(o, conn, tls)
   const base = http2Record(start)
   let pings: Promise<number[]> = Promise.resolve([])
-  const served: Served = { conn, filed: new Set() }
   const server = createHttp2Server(h2ServerOptions())
   const resets = resetWatcher()
   let session: Http2Session | null = null
@@ -103,7 +152,7 @@ export function serveH2(o: ServeOptions, conn: Connection, tls: TLSSocket, recor
     setImmediate(() => {
       const stream = req.stream as { destroyed?: boolean; closed?: boolean } | undefined
       if (resets.tripped || stream?.destroyed || stream?.closed) return
-      void handle(o, req, res, { h2: true, served, records })
+      void served.slot(() => (stream?.destroyed ? Promise.resolve() : handle(o, req, res, { h2: true, served, records })))
     })
   })
   server.emit('connection', tls)
@@ -112,20 +161,21 @@ export function serveH2(o: ServeOptions, conn: Connection, tls: TLSSocket, recor
 }
 
 export function serveH1(o: ServeOptions, conn: Connection, tls: TLSSocket, record: TlsRecord, first: Http1Record, buffered: Buffer): void {
-  handOff(o, conn, tls)
-  const served: Served = { conn, filed: new Set() }
+  const served = handOff(o, conn, tls)
   let count = 0
   const server = createHttp1Server((req, res) => {
     const own: Http1Record =
       count++ === 0 ? first : { version: `HTTP/${req.httpVersion}`, method: req.method ?? '', path: req.url ?? '', headers: pairs(req.rawHeaders), bare_line_feeds: false, rtt: first.rtt }
-    void handle(o, req, res, {
-      h2: false,
-      served,
-      records: async () => [
-        ['tls', record],
-        ['http1', own],
-      ],
-    })
+    void served.slot(() =>
+      handle(o, req, res, {
+        h2: false,
+        served,
+        records: async () => [
+          ['tls', record],
+          ['http1', own],
+        ],
+      }),
+    )
   })
   server.on('error', () => conn.raw.destroy())
   server.emit('connection', tls)
@@ -151,16 +201,17 @@ async function handle(o: ServeOptions, req: IncomingMessage | Http2ServerRequest
         status = filed.live ? 200 : 404
         recorded = filed.recorded
       }
-      return await writeResponse(res, new Response(evidenceAnswer(records, status === 200 && recorded), { status, headers: EVIDENCE_RESPONSE_HEADERS }), req.method === 'HEAD', c.h2)
+      return await writeResponse(o, c.served.conn, res, new Response(evidenceAnswer(records, status === 200 && recorded), { status, headers: EVIDENCE_RESPONSE_HEADERS }), req.method === 'HEAD', c.h2)
     }
     const handler = o.handler()
     // An evidence-only listener (no app to serve, as in the listener's own tests): 404.
-    if (!handler) return await writeResponse(res, new Response('{"recorded":false}', { status: 404, headers: EVIDENCE_RESPONSE_HEADERS }), req.method === 'HEAD', c.h2)
-    const request = await toRequest(o, req, c.h2)
-    if (request instanceof Response) return await writeResponse(res, request, false, c.h2)
+    if (!handler) return await writeResponse(o, c.served.conn, res, new Response('{"recorded":false}', { status: 404, headers: EVIDENCE_RESPONSE_HEADERS }), req.method === 'HEAD', c.h2)
+    const request = await toRequest(o, c.served.conn, req, c.h2)
+    if (request === null) return
+    if (request instanceof Response) return await writeResponse(o, c.served.conn, res, request, false, c.h2)
     registerListenerRequest(request, { peer: c.served.conn.peer, filed: c.served.filed, records: c.records })
     const response = await handler(request)
-    await writeResponse(res, response, req.method === 'HEAD', c.h2)
+    await writeResponse(o, c.served.conn, res, response, req.method === 'HEAD', c.h2)
   } catch (e) {
     deps.log?.(`tls listener: request failed: ${e instanceof Error ? e.message : String(e)}`)
     const out = res as ServerResponse
@@ -169,8 +220,11 @@ async function handle(o: ServeOptions, req: IncomingMessage | Http2ServerRequest
   }
 }
 
-/** The node request as a fetch Request (https URL from :authority or Host), or the error Response. */
-async function toRequest(o: ServeOptions, req: IncomingMessage | Http2ServerRequest, h2: boolean): Promise<Request | Response> {
+/**
+ * The node request as a fetch Request (https URL from :authority or Host), the error Response,
+ * or null when the connection was ended (a body that stalled).
+ */
+async function toRequest(o: ServeOptions, conn: Connection, req: IncomingMessage | Http2ServerRequest, h2: boolean): Promise<Request | Response | null> {
   const text = (status: number, message: string) => new Response(`${message}\n`, { status, headers: { 'content-type': 'text/plain' } })
   const authority = (h2 ? firstHeader(req.headers[':authority']) : undefined) ?? firstHeader(req.headers.host)
   const target = req.url ?? ''
@@ -187,23 +241,67 @@ async function toRequest(o: ServeOptions, req: IncomingMessage | Http2ServerRequ
   }
   if (!headers.has('host')) headers.set('host', authority)
   const method = req.method ?? 'GET'
-  let body: Buffer | undefined
+  let body: Uint8Array<ArrayBuffer> | undefined
   if (method !== 'GET' && method !== 'HEAD') {
-    const declared = Number(firstHeader(req.headers['content-length']) ?? 0)
-    if (declared > o.maxBody) return text(413, 'Payload Too Large.')
-    const chunks: Buffer[] = []
-    let size = 0
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length
-      if (size > o.maxBody) return text(413, 'Payload Too Large.')
-      chunks.push(chunk)
+    // Refused before a byte of the body is read when its declared length is over the route's
+    // limit, and cut off at the limit when it has none (issue 33).
+    const limit = o.bodyLimit(method, target)
+    const tooLarge = () => {
+      o.deps.onLimited?.('request_body')
+      return new Response(JSON.stringify({ error: `Cannot read the request: the body is larger than ${limit} bytes` }), { status: 413, headers: { 'content-type': 'application/json', connection: 'close' } })
     }
-    body = Buffer.concat(chunks)
+    const declared = firstHeader(req.headers['content-length'])
+    if (declared !== undefined && Number(declared) > limit) return tooLarge()
+    const read = await readBody(req, limit, o.limits.stallMs)
+    if (read === 'too-large') return tooLarge()
+    if (read === 'stalled') {
+      o.deps.onLimited?.('stall')
+      conn.raw.destroy()
+      return null
+    }
+    body = read
   }
-  return new Request(`https://${authority}${target}`, { method, headers, ...(body ? { body: new Uint8Array(body) } : {}) })
+  return new Request(`https://${authority}${target}`, { method, headers, ...(body ? { body } : {}) })
 }
 
-async function writeResponse(to: ServerResponse | Http2ServerResponse, response: Response, head: boolean, h2: boolean): Promise<void> {
+/** A request body of at most `limit` bytes; 'stalled' when no byte came for stallMs. */
+function readBody(req: IncomingMessage | Http2ServerRequest, limit: number, stallMs: number): Promise<Uint8Array<ArrayBuffer> | 'too-large' | 'stalled'> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    let timer = setTimeout(() => finish('stalled'), stallMs)
+    const finish = (r: Uint8Array<ArrayBuffer> | 'too-large' | 'stalled') => {
+      clearTimeout(timer)
+      req.removeListener('data', onData)
+      req.removeListener('end', onEnd)
+      req.removeListener('error', onError)
+      req.removeListener('close', onError)
+      if (typeof r === 'string') req.pause()
+      resolve(r)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) return finish('too-large')
+      chunks.push(chunk)
+      clearTimeout(timer)
+      timer = setTimeout(() => finish('stalled'), stallMs)
+    }
+    const onEnd = () => finish(new Uint8Array(Buffer.concat(chunks, size)))
+    // A stream the client reset or a connection that closed: nothing more will come.
+    const onError = () => finish('stalled')
+    req.on('data', onData)
+    req.once('end', onEnd)
+    req.once('error', onError)
+    req.once('close', onError)
+  })
+}
+
+/**
+ * Writes the app's answer in slices, each once the client took the last (flow control on
+ * HTTP/2, the socket on HTTP/1.1): what waits for a reader that does not read is at most a
+ * slice and the stream's own buffer. A write with no progress for stallMs ends the connection.
+ */
+async function writeResponse(o: ServeOptions, conn: Connection, to: ServerResponse | Http2ServerResponse, response: Response, head: boolean, h2: boolean): Promise<void> {
   // The compatibility API of node:http2 has the same calls as node:http's.
   const res = to as ServerResponse
   const headers: Record<string, string | string[]> = {}
@@ -221,10 +319,33 @@ async function writeResponse(to: ServerResponse | Http2ServerResponse, response:
   }
   const reader = response.body.getReader()
   for (let r = await reader.read(); !r.done; r = await reader.read()) {
-    if (res.destroyed) return void (await reader.cancel())
-    if (!res.write(r.value)) await Promise.race([once(res, 'drain'), once(res, 'close')])
+    for (let offset = 0; offset < r.value.length; offset += WRITE_SLICE) {
+      if (res.destroyed) return void (await reader.cancel())
+      if (res.write(r.value.subarray(offset, offset + WRITE_SLICE))) continue
+      if (!(await taken(res, o.limits.stallMs))) {
+        o.deps.onLimited?.('stall')
+        conn.raw.destroy()
+        return void (await reader.cancel().catch(() => {}))
+      }
+    }
   }
   res.end()
+}
+
+/** Resolves true once `res` drains or closes, false when neither happened within `ms`. */
+function taken(res: ServerResponse, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer)
+      res.removeListener('drain', onDrain)
+      res.removeListener('close', onDrain)
+      resolve(ok)
+    }
+    const onDrain = () => done(true)
+    const timer = setTimeout(() => done(false), ms)
+    res.once('drain', onDrain)
+    res.once('close', onDrain)
+  })
 }
 
 /** X-Forwarded-For of a node request, several lines joined. */

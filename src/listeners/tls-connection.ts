@@ -6,6 +6,7 @@ import type { Socket } from 'node:net'
 import type { Db } from '../../db/client'
 import { clientAddress, normalizeIp, type Cidr } from '../core/ip'
 import type { Http1Record, Http2Record, TlsRecord } from '../evidence/tls-records'
+import type { ConnectionTicket } from './connection-budget'
 import type { ConnectionRecords } from './https-requests'
 
 export interface TlsListenerDeps {
@@ -14,6 +15,8 @@ export interface TlsListenerDeps {
   log?: (line: string) => void
   /** TRUSTED_PROXIES: peers whose PROXY protocol header and X-Forwarded-For are believed. */
   trustedProxies?: readonly Cidr[]
+  /** Told the name of a limit each time it refuses a connection or a request (for metrics). */
+  onLimited?: (limit: string) => void
 }
 
 /** The app's fetch handler (Elysia's `app.handle`). */
@@ -33,6 +36,8 @@ export interface Connection {
   deadline: number
   /** The deadline's timer, cleared when the connection is handed to the app. */
   timer: ReturnType<typeof setTimeout>
+  /** Its place in the client network's connection budget (connection-budget.ts), once admitted. */
+  ticket?: ConnectionTicket
 }
 
 /**

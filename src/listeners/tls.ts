@@ -36,11 +36,12 @@ import { cidrContains, parseIp } from '../core/ip'
 import { readH2ClientStart, type H2ClientStart } from '../evidence/http2'
 import { MAX_HEAD, readHttp1Head } from '../evidence/http1'
 import { MAX_PROXY_HEADER, readProxyHeader } from '../evidence/proxy-protocol'
-import { MAX_CLIENT_HELLO, readClientHello, type ClientHello } from '../evidence/tls-client-hello'
+import { clientHelloReader, MAX_CLIENT_HELLO, type ClientHello } from '../evidence/tls-client-hello'
+import { connectionBudget, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits, type ConnectionRefusal } from './connection-budget'
 import { evidenceNonce, h2Response, h2ServerPreface, http1Record, http1Response, http2Record, rttRecord, tlsRecord, type TlsRecord } from '../evidence/tls-records'
 import { H2_SETTINGS, headerListSize, MAX_HEADER_LIST_SIZE } from './h2-guard'
 import { fileRecords, type ConnectionRecords } from './https-requests'
-import { serveH1, serveH2, type ServeOptions } from './https-serve'
+import { DEFAULT_SERVE_LIMITS, serveH1, serveH2, type ServeLimits, type ServeOptions } from './https-serve'
 import { tcpRttMicros } from './tcp-info'
 import { certificateStore } from './tls-certificate'
 import { connectionClient, EVIDENCE_RESPONSE_HEADERS, evidenceAnswer, joinedHeader, type Connection, type FetchHandler, type TlsListenerDeps } from './tls-connection'
@@ -60,6 +61,15 @@ export interface TlsListenerOptions {
   idleMs?: number
   /** Largest request body handed to the app (default 1 MiB, as on the HTTP listener). */
   maxRequestBodySize?: number
+  /**
+   * The largest body a request may bring, by method and path (src/http/body-limits.ts): a
+   * declared larger one is refused before a byte of it is read. Default: maxRequestBodySize.
+   */
+  bodyLimit?: (method: string, path: string) => number
+  /** Connections per client network and in all (connection-budget.ts). */
+  connections?: ConnectionLimits
+  /** Per served connection: requests in flight, stall timeout (https-serve.ts). */
+  serve?: Partial<ServeLimits>
 }
 
 export interface TlsListener {
@@ -72,6 +82,8 @@ export interface TlsListener {
 }
 
 const MAX_REQUEST_BYTES = 64 * 1024
+/** Least time between two log lines about refused connections, per limit. */
+const REFUSAL_LOG_MS = 10_000
 
 export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerOptions): Promise<TlsListener> {
   const log = deps.log ?? (() => {})
@@ -80,7 +92,40 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
   const trusted = deps.trustedProxies ?? []
   const open = new Set<Socket>()
   let handler: FetchHandler | null = null
-  const serving: ServeOptions = { deps, handler: () => handler, idleMs: opts.idleMs ?? 60_000, maxBody: opts.maxRequestBodySize ?? 1024 * 1024 }
+  const maxBody = opts.maxRequestBodySize ?? 1024 * 1024
+  const serving: ServeOptions = {
+    deps,
+    handler: () => handler,
+    idleMs: opts.idleMs ?? 60_000,
+    bodyLimit: (method, path) => Math.min(maxBody, opts.bodyLimit?.(method, path) ?? maxBody),
+    limits: { ...DEFAULT_SERVE_LIMITS, ...opts.serve },
+  }
+  const budget = connectionBudget(opts.connections ?? DEFAULT_CONNECTION_LIMITS)
+  // Refusals are counted and logged at most once every REFUSAL_LOG_MS per limit: an attack
+  // refused a thousand times a second must not become a thousand log lines.
+  const refusals = new Map<ConnectionRefusal, { count: number; loggedAt: number }>()
+  const refused = (why: ConnectionRefusal, network: string) => {
+    deps.onLimited?.(why)
+    const r = refusals.get(why) ?? { count: 0, loggedAt: -Infinity }
+    r.count++
+    refusals.set(why, r)
+    const now = performance.now()
+    if (now - r.loggedAt < REFUSAL_LOG_MS) return
+    log(`tls listener: connection refused (${why.replaceAll('_', ' ')}, last from ${network}; ${r.count} refused since the last line)`)
+    r.loggedAt = now
+    r.count = 0
+  }
+  /** Admits the connection as `address`'s; false (and the socket destroyed) when over a limit. */
+  const admit = (conn: Connection, address: string): boolean => {
+    const ticket = budget.admit(address)
+    if (typeof ticket === 'string') {
+      refused(ticket, address)
+      conn.raw.destroy()
+      return false
+    }
+    conn.ticket = ticket
+    return true
+  }
 
   const server: Server = createServer((raw) => {
     open.add(raw)
@@ -91,8 +136,12 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
     raw.on('close', () => {
       clearTimeout(conn.timer)
       open.delete(raw)
+      conn.ticket?.release()
     })
     raw.on('error', () => raw.destroy())
+    // A trusted proxy's connection is admitted as the client its PROXY header names (readHello).
+    const peer = parseIp(conn.peer)
+    if (!(peer && trusted.some((c) => cidrContains(c, peer))) && !admit(conn, conn.peer)) return
     try {
       readHello(conn, (hello, buffered) => terminate(conn, hello, buffered))
     } catch (e) {
@@ -110,13 +159,17 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
     const raw = conn.raw
     const peer = parseIp(conn.peer)
     let proxyHeader = !!peer && trusted.some((c) => cidrContains(c, peer))
-    let buffered = Buffer.alloc(0)
+    // The PROXY header is small (MAX_PROXY_HEADER) and joined as it comes; the hello is read
+    // incrementally (clientHelloReader).
+    let head = Buffer.alloc(0)
+    const hello = clientHelloReader()
     const onData = (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk])
+      let bytes: Buffer = chunk
       if (proxyHeader) {
-        const p = readProxyHeader(buffered)
+        head = Buffer.concat([head, chunk])
+        const p = readProxyHeader(head)
         if (p.status === 'need-more') {
-          if (buffered.length > MAX_PROXY_HEADER) raw.destroy()
+          if (head.length > MAX_PROXY_HEADER) raw.destroy()
           return
         }
         if (p.status === 'invalid') {
@@ -124,20 +177,23 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
           return void raw.destroy()
         }
         proxyHeader = false
-        if (p.status === 'complete') {
-          if (p.source) conn.peer = p.source
-          buffered = buffered.subarray(p.length)
-        }
+        if (p.status === 'complete' && p.source) conn.peer = p.source
+        // Admitted as the client the header names (or, for a LOCAL header, as the proxy).
+        if (!admit(conn, conn.peer)) return
+        bytes = p.status === 'complete' ? head.subarray(p.length) : head
+        head = Buffer.alloc(0)
+        if (bytes.length === 0) return
       }
-      const r = readClientHello(buffered)
+      const r = hello.push(bytes)
       if (r.status === 'need-more') {
-        if (buffered.length > MAX_CLIENT_HELLO + 1024) raw.destroy()
+        if (hello.length > MAX_CLIENT_HELLO + 1024) raw.destroy()
         return
       }
       raw.removeListener('data', onData)
       if (r.status === 'complete') {
         raw.pause()
-        done(r.hello, buffered)
+        const all = hello.bytes()
+        done(r.hello, Buffer.from(all.buffer, all.byteOffset, all.length))
       } else if (r.status === 'not-tls') {
         raw.end(http1Response(400, 'Bad Request', [['content-type', 'text/plain']], 'This port speaks TLS only.\n'))
       } else raw.destroy()
@@ -174,6 +230,7 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
       }
       tls.removeListener('data', onData)
       if (r.status !== 'complete') return void raw.destroy()
+      conn.ticket?.established()
       const path = r.start.headers.fields.find((f) => f.name === ':path')?.value ?? null
       // Another path, or a header list over the limit, which node:http2 then refuses.
       if (!evidenceNonce(path) || headerListSize(r.start.headers.fields) > MAX_HEADER_LIST_SIZE) return serveH2(serving, conn, tls, record, r.start, buffered)
@@ -207,6 +264,7 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
       const r = readHttp1Head(buffered)
       if (r.status === 'need-more') return
       tls.removeListener('data', onData)
+      conn.ticket?.established()
       if (r.status === 'invalid' && r.error === 'too-large') {
         tls.end(http1Response(431, 'Request Header Fields Too Large', [['content-type', 'text/plain']], `The request head is over ${MAX_HEAD} bytes.\n`))
         return

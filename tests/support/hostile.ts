@@ -128,8 +128,9 @@ export async function unfinishedBodies(port: number, o: { localAddress: string; 
       ['content-length', String(o.declared)],
     ]
     s.write(headerFrames(id, literalBlock(fields), false))
-    // What the default 64 KiB stream window lets through, never the last byte.
-    for (let sent = 0; sent + chunk.length < Math.min(o.declared, 65_535); sent += chunk.length) s.write(h2Frame(H2_FRAME.data, 0, id, chunk))
+    // The start of the body, within the connection's default 64 KiB window shared by all
+    // streams (a client past it breaks flow control and is rightly cut off for that).
+    s.write(h2Frame(H2_FRAME.data, 0, id, chunk.subarray(0, Math.floor(60_000 / o.streams))))
   }
   await holdThenEnd(outcome, o.holdMs, [s])
   return outcome
@@ -174,17 +175,26 @@ export async function unfinishedHellos(port: number, o: { localAddress: string; 
 export async function idleH2(port: number, o: { localAddress: string; connections: number; holdMs: number }): Promise<HostileOutcome> {
   const outcome: HostileOutcome = { opened: 0, closedByServer: 0, received: 0 }
   const sockets: TLSSocket[] = []
-  const opened = await Promise.all(Array.from({ length: o.connections }, () => h2Connection(port, o.localAddress, new Uint8Array(0))))
-  for (const s of opened) {
-    if (!s) {
-      outcome.closedByServer++
-      continue
-    }
+  // Eight at a time, each making its request before the next eight open, as a patient client
+  // would: its handshakes never pile up, so what it meets is the limit on open connections.
+  const open = async (): Promise<void> => {
+    const s = await h2Connection(port, o.localAddress, new Uint8Array(0))
+    if (!s) return void outcome.closedByServer++
     outcome.opened++
     sockets.push(s)
     starve(s, outcome)
     s.write(headerFrames(1, literalBlock(get('/healthz')), true))
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+      const timer = setTimeout(done, 2000)
+      s.once('data', done)
+      s.once('close', done)
+    })
   }
+  for (let i = 0; i < o.connections; i += 8) await Promise.all(Array.from({ length: Math.min(8, o.connections - i) }, open))
   await holdThenEnd(outcome, o.holdMs, sockets)
   return outcome
 }
@@ -203,4 +213,33 @@ export async function concurrentGets(url: string, o: { concurrency: number; roun
     )
   }
   return statuses
+}
+
+/** 6. `connections` plain-HTTP connections, each sending ~8 KB of a request head that never ends. */
+export async function unfinishedHeads(port: number, o: { localAddress: string; connections: number; holdMs: number }): Promise<HostileOutcome> {
+  const outcome: HostileOutcome = { opened: 0, closedByServer: 0, received: 0 }
+  const head = new TextEncoder().encode(`GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: ${'a'.repeat(8000)}`)
+  const sockets: Socket[] = []
+  await Promise.all(
+    Array.from(
+      { length: o.connections },
+      () =>
+        new Promise<void>((resolve) => {
+          const s = netConnect({ port, host: '127.0.0.1', localAddress: o.localAddress }, () => {
+            outcome.opened++
+            s.write(head)
+            resolve()
+          })
+          sockets.push(s)
+          s.on('data', (d: Buffer) => (outcome.received += d.length))
+          s.on('error', () => {})
+          s.once('close', () => {
+            if (!outcome.ended) outcome.closedByServer++
+            resolve()
+          })
+        }),
+    ),
+  )
+  await holdThenEnd(outcome, o.holdMs, sockets)
+  return outcome
 }

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createPublicKey, verify } from 'node:crypto'
 import { verifyDetached } from '../src/core/jws'
-import { HEADLESS_UA } from '../src/core/tools/bot-detector.fixture'
+import { CHROME_UA, HEADLESS_UA, humanChrome, playwrightHeadless } from '../src/core/tools/bot-detector.fixture'
 import { buildTestApp, makeKey } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 
@@ -26,6 +26,23 @@ const SPEC_EXAMPLE = {
 
 /** What a headless Chromium sends with every request (Playwright's default, Linux). */
 const HEADLESS_HEADERS = { 'user-agent': HEADLESS_UA, 'sec-ch-ua': '"Not:A-Brand";v="8", "Chromium";v="156"', 'sec-ch-ua-mobile': '?0', 'sec-ch-ua-platform': '"Linux"' }
+/** What a person's Chrome 131 on Windows sends (humanChrome's browser). */
+const CHROME_HEADERS = { 'user-agent': CHROME_UA, 'sec-ch-ua': '"Google Chrome";v="131", "Chromium";v="131", "Not_A Brand";v="24"', 'sec-ch-ua-mobile': '?0', 'sec-ch-ua-platform': '"Windows"' }
+
+/** Every member of the stored results a client might try to write for the service. */
+const FORGED = {
+  verdict: 'human',
+  frameworks: [],
+  checks: [{ id: 'webdriver', name: 'x', why: 'x', source: 'server', points: 0, verdict: 'pass', expected: 'false', observed: false }],
+  summary: { total: 1, passed: 1, failed: 0, warnings: 0, score: 100 },
+  server: { ip: '198.51.100.1', user_agent: 'Mozilla/5.0', nonce: 'valid', evidence: [] },
+  verified: true,
+  unverified: null,
+  tested: true,
+  consistency: { verdict: 'consistent', items: [] },
+  dropped: [],
+  is_human: true,
+}
 
 interface Task {
   score: number
@@ -35,7 +52,7 @@ interface Task {
     unverified?: { code: string; reason: string }
     checks: Array<{ id: string; source: string; verdict: string }>
     summary: { score: number }
-    server: { nonce: string }
+    server: { nonce: string; user_agent: string }
   }
 }
 
@@ -93,6 +110,74 @@ for (const driver of testDrivers()) {
       expect(verifyDetached(signature, body, keyFor).ok).toBe(true)
       // The nonce is spent: the same client cannot try again with it.
       expect((await post({ tool: 'bot-detector', results: SPEC_EXAMPLE, nonce }, HEADLESS_HEADERS)).status).toBe(409)
+    })
+
+    test('the spec’s own example body: 201, and it reads back with every field the spec lists, as sent', async () => {
+      const { task } = await read(await post({ tool: 'bot-detector', results: SPEC_EXAMPLE }, { 'user-agent': 'python-requests/2.32.3' }))
+      expect(Object.keys(task).sort()).toEqual(['created_at', 'ip_address', 'results', 'score', 'task_id', 'tool', 'user_agent'])
+      expect(task.score).toBe(100)
+      expect(task.results.summary).toEqual(SPEC_EXAMPLE.summary)
+      for (const [section, value] of Object.entries(SPEC_EXAMPLE)) expect(task.results[section]).toEqual(value)
+      expect(task.results.verified).toBe(false)
+      expect(task.results.unverified?.code).toBe('client-scored')
+      // Nothing was left out: the body held only what the spec lists.
+      expect(task.results.dropped).toBeUndefined()
+    })
+
+    test('a spec body with every member the service owns: each is dropped and named, none served as the service’s', async () => {
+      const nonce = await nonceOf('bot-detector', HEADLESS_HEADERS)
+      const { task } = await read(await post({ tool: 'bot-detector', results: { ...SPEC_EXAMPLE, ...FORGED, summary: SPEC_EXAMPLE.summary }, nonce }, HEADLESS_HEADERS))
+      expect(task.results.dropped).toEqual(Object.keys(FORGED).filter((k) => k !== 'summary'))
+      expect(task.results.verified).toBe(false)
+      expect(task.results.verdict).toBeUndefined()
+      expect(task.results.frameworks).toBeUndefined()
+      expect(task.results.is_human).toBeUndefined()
+      expect(task.results.checks.map((c) => [c.id, c.source])).toEqual([
+        ['webdriver', 'client'],
+        ['selenium', 'client'],
+        ['phantomjs', 'client'],
+      ])
+      expect(task.results.server).toMatchObject({ nonce: 'valid', user_agent: HEADLESS_UA })
+      expect(task.results.consistency).not.toEqual(FORGED.consistency)
+    })
+
+    test('the page’s own body from a person’s Chrome with its live nonce: verified, the service’s verdict, whatever the body claimed beside its signals', async () => {
+      const nonce = await nonceOf('bot-detector', CHROME_HEADERS)
+      const { task } = await read(await post({ tool: 'bot-detector', results: { signals: humanChrome(), ...FORGED, verdict: 'bot', frameworks: ['selenium'] }, nonce }, CHROME_HEADERS))
+      expect(task.results.verified).toBe(true)
+      expect(task.results.unverified).toBeUndefined()
+      expect(task.results.verdict).toBe('human')
+      expect(task.results.frameworks).toEqual([])
+      expect(task.results.dropped).toEqual(Object.keys(FORGED))
+      expect(task.results.server).toMatchObject({ nonce: 'valid', user_agent: CHROME_UA })
+      expect(task.results.checks.some((c) => c.source === 'server' && c.verdict === 'pass')).toBe(true)
+    })
+
+    test('the page’s own body from headless Chromium with its live nonce: verified, because the service judged it — a bot, whatever it claimed', async () => {
+      const nonce = await nonceOf('bot-detector', HEADLESS_HEADERS)
+      const { task } = await read(await post({ tool: 'bot-detector', results: { signals: playwrightHeadless().signals, ...FORGED }, nonce }, HEADLESS_HEADERS))
+      expect(task.results.verified).toBe(true)
+      expect(task.results.verdict).toBe('bot')
+      expect(task.results.frameworks).toContain('headless')
+      expect(task.score).toBeLessThanOrEqual(40)
+      // The User-Agent header alone, judged on the server, fails.
+      expect(task.results.checks.find((c) => c.id === 'headless-ua-header')).toMatchObject({ source: 'server', verdict: 'fail' })
+    })
+
+    test('another tool without signals: the members a client wrote are dropped; with the live nonce it is verified, without one not, saying why', async () => {
+      const nonce = await nonceOf('http-headers', CHROME_HEADERS)
+      const live = (await read(await post({ tool: 'http-headers', results: FORGED, nonce }, CHROME_HEADERS))).task
+      const none = (await read(await post({ tool: 'http-headers', results: FORGED }, CHROME_HEADERS))).task
+      for (const task of [live, none]) {
+        expect(task.results.dropped).toEqual(Object.keys(FORGED))
+        // http-headers gives a verdict of its own, on the headers it received.
+        expect(task.results.verdict).toStartWith('The headers do not come from an ordinary browser session')
+        expect(task.results.is_human).toBeUndefined()
+        expect(task.results.server.user_agent).toBe(CHROME_UA)
+        expect(task.results.checks.length).toBeGreaterThan(1)
+      }
+      expect([live.results.verified, live.results.unverified]).toEqual([true, undefined])
+      expect([none.results.verified, none.results.unverified?.code, none.results.server.nonce]).toEqual([false, 'nonce-missing', 'missing'])
     })
   })
 }

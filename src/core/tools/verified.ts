@@ -49,10 +49,10 @@ export function keptMembers(basis: Basis, submitted: Record<string, unknown>): {
 }
 
 export const UNVERIFIED_REASONS = {
-  'client-scored': "scored from the body's own `scoring` entries (bot-detector, the interface spec's shape): the client's word, whatever nonce it carried",
-  'nonce-missing': 'no page nonce was sent: nothing ties the task to a page this service rendered',
-  'nonce-unknown': 'the page nonce is unknown: never issued, deleted after it expired, or replaced by later page loads from its network',
-  'nonce-expired': 'the page nonce had expired (15 minutes after its page load)',
+  'client-scored': "scored from the body's own `scoring` entries: the client's word, whatever nonce it carried",
+  'nonce-missing': 'no page nonce was sent',
+  'nonce-unknown': 'the page nonce is unknown: never issued, expired and deleted, or replaced by later page loads',
+  'nonce-expired': 'the page nonce had expired',
   'nonce-wrong-tool': "the page nonce was issued for another tool's page",
   'nonce-used': 'the page nonce was already used by another task',
 } as const

@@ -1,7 +1,9 @@
 // Migrations that move data, on each driver: 0006 moves the failed log-in counts from
 // login_throttles into the one fixed-window table (rate_windows) without losing a count or a
 // window start; 0009 marks the keys whose miss window shuts them out as it runs; 0010 keeps a
-// live nonce's evidence across the upgrade, its old listener records bound to no address.
+// live nonce's evidence across the upgrade, its old listener records bound to no address; 0012
+// makes old spec-shaped bot-detector tasks that claimed to be verified, or carried a client's
+// verdict, say what new ones say (issue 34).
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
@@ -10,6 +12,7 @@ import { sql } from 'drizzle-orm'
 import { openTestDatabase, testDrivers, type TestDatabase } from '../tests/support/db'
 import { MIGRATIONS_FOLDER, rows } from './client'
 import { fileEvidence, readNonce } from './nonces'
+import { UNVERIFIED_REASONS } from '../src/core/tools/verified'
 
 const HOOK_TIMEOUT_MS = 60_000
 const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> }
@@ -117,6 +120,37 @@ for (const driver of testDrivers()) {
       // New records of the nonce (page address unknown) are filed under the full cap, with theirs.
       expect(await fileEvidence(d.db, { nonce: pending, kind: 'tls', data: { ja4: 't13' }, now: new Date(), clientIp: '203.0.113.5' })).toBe('filed')
       expect((await readNonce(d.db, { nonce: pending, tool: 'tls-fingerprint', now: new Date(), client: '203.0.113.5' })).evidence.map((e) => e.kind)).toEqual(['dns', 'tls'])
+    },
+  })
+
+  const spec = { summary: { total: 3, passed: 3, failed: 0, warnings: 0, score: 100 }, scoring: { webdriver: 'pass', selenium: 'pass', phantomjs: 'pass' }, checks: [], server: { nonce: 'valid' } }
+  const old = {
+    // A spec body with a live nonce and the client's verdict, as 45b8db6 stored it.
+    attack: { ...spec, verified: true, verdict: 'human' },
+    // The same with its nonce alone, and without one but with frameworks the client wrote.
+    nonceOnly: { ...spec, verified: true },
+    frameworksOnly: { ...spec, verified: false, server: { nonce: 'missing' }, frameworks: ['none'] },
+    // Untouched: a spec body that claimed nothing, and the page's body (the service's verdict).
+    plain: { ...spec, verified: false, server: { nonce: 'missing' } },
+    page: { signals: {}, checks: [], summary: spec.summary, verified: true, verdict: 'bot', frameworks: ['headless'] },
+  }
+  const ids = Object.fromEntries(Object.keys(old).map((k, i) => [k, `00000000-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`]))
+  migrationTest(driver, '0012_spec_tasks_client_scored', 'old spec-shaped bot-detector tasks no longer claim to be verified or carry the client’s verdict; nothing else changes', {
+    async before(d) {
+      for (const [k, results] of Object.entries(old)) {
+        await d.db.execute(sql`insert into tasks (id, tool, score, ip_address, user_agent, results, created_at) values (${ids[k]!}::uuid, 'bot-detector', 100, '203.0.113.5', 'ua', ${JSON.stringify(results)}::jsonb, now())`)
+      }
+    },
+    async after(d) {
+      const got = Object.fromEntries((await rows<{ id: string; results: string }>(d.db, sql`select id::text, results::text from tasks`)).map((r) => [r.id, JSON.parse(r.results) as Record<string, unknown>]))
+      const unverified = { code: 'client-scored', reason: UNVERIFIED_REASONS['client-scored'] }
+      const { verdict: _v, ...attack } = old.attack
+      const { frameworks: _f, ...frameworksOnly } = old.frameworksOnly
+      expect(got[ids.attack!]).toEqual({ ...attack, verified: false, unverified, dropped: ['verdict'] })
+      expect(got[ids.nonceOnly!]).toEqual({ ...old.nonceOnly, verified: false, unverified })
+      expect(got[ids.frameworksOnly!]).toEqual({ ...frameworksOnly, verified: false, unverified, dropped: ['frameworks'] })
+      expect(got[ids.plain!]).toEqual(old.plain)
+      expect(got[ids.page!]).toEqual(old.page)
     },
   })
 }

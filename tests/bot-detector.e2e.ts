@@ -18,6 +18,8 @@ test.beforeAll(async () => {
 test.afterAll(async () => server?.stop())
 
 interface Results {
+  verified: boolean
+  dropped?: string[]
   verdict: string
   frameworks: string[]
   leaks: { webdriver: boolean; selenium: boolean; phantomjs: boolean }
@@ -44,6 +46,10 @@ test('Playwright-driven headless Chromium is a bot: webdriver, HeadlessChrome an
   const r = task.results
   expect(r.verdict).toBe('bot')
   expect(task.score).toBeLessThanOrEqual(40)
+  // The page's own body and its live nonce: the service judged it, so it is verified (issue 34),
+  // and the page sent nothing the service dropped.
+  expect(r.verified).toBe(true)
+  expect(r.dropped).toBeUndefined()
   expect(r.frameworks).toContain('headless')
   expect(r.frameworks).toContain('cdp')
   expect(r.frameworks).toContain('webdriver')

@@ -82,7 +82,8 @@ describe.each(testDrivers())('concurrency on %s', (driver) => {
           new Request('http://localhost/api/antibot/tasks', {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ tool: 'bot-detector', results: { ...specBotResults(), n: i } }),
+            // Each row marked by its canvas hash (a member the task keeps as sent).
+            body: JSON.stringify({ tool: 'bot-detector', results: { ...specBotResults(), canvas: { hash: String(i) } } }),
           }),
         ),
       ),
@@ -92,7 +93,7 @@ describe.each(testDrivers())('concurrency on %s', (driver) => {
     expect(new Set(ids).size).toBe(30)
     expect(await countTasks(tdb.db)).toBe(before + 30)
     const stored = await Promise.all(ids.map((id) => getTask(tdb.db, id)))
-    expect(stored.map((t) => (JSON.parse(t!.results) as { n: number }).n).sort((a, b) => a - b)).toEqual(range(30))
+    expect(stored.map((t) => Number((JSON.parse(t!.results) as { canvas: { hash: string } }).canvas.hash)).sort((a, b) => a - b)).toEqual(range(30))
   })
 
   // PGlite is one process's database: two instances on it cannot exist.

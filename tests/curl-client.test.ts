@@ -17,6 +17,9 @@ interface Task {
   user_agent: string
   results: {
     verified: boolean
+    unverified?: { code: string; reason: string }
+    verdict?: string
+    dropped?: string[]
     checks: Array<{ id: string; verdict: string; source: string; observed: unknown }>
     tls: { ja4: string | null; family: string | null }
     http2: { akamai: string | null; family: string | null }
@@ -94,11 +97,39 @@ describe('curl as the client (no JavaScript, no signals)', () => {
     const task = JSON.parse(await curl(['-H', `authorization: Bearer ${key}`, `${server.baseUrl}/api/antibot/tasks/${created.task_id}`])) as Task
     expect(task.score).toBe(100)
     expect(task.results.verified).toBe(false)
+    expect(task.results.unverified?.code).toBe('client-scored')
     expect(task.results.server.nonce).toBe('missing')
     expect(task.results.checks.map((c) => [c.id, c.source, c.verdict])).toEqual([
       ['webdriver', 'client', 'pass'],
       ['selenium', 'client', 'pass'],
       ['phantomjs', 'client', 'pass'],
     ])
+  }, 30_000)
+
+  // Issue 34, black box on the real listener: a client says it is HeadlessChrome, takes the
+  // page's live nonce and posts the spec's body, all `pass`, with its own verdict. Stored (the
+  // spec's contract), but neither verified nor served with that verdict.
+  test('HeadlessChrome with the page’s live nonce, a spec body all `pass` and "verdict": "human": not verified, no verdict of the client’s', async () => {
+    const ua = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36'
+    const page = await curl(['-A', ua, `${server.baseUrl}/tools/bot-detector`])
+    const nonce = /data-nonce="([a-z2-7]{26})"/.exec(page)![1]!
+    const results = {
+      summary: { total: 3, passed: 3, failed: 0, warnings: 0, score: 100 },
+      leaks: { webdriver: false, selenium: false, phantomjs: false },
+      navigator: { userAgent: ua, platform: 'Linux x86_64', language: 'en-US' },
+      screen: { width: 1920, height: 1080, colorDepth: 24 },
+      webgl: { vendor: 'Google Inc.', renderer: 'ANGLE' },
+      canvas: { hash: 'a1b2c3' },
+      scoring: { webdriver: 'pass', selenium: 'pass', phantomjs: 'pass' },
+      verdict: 'human',
+    }
+    const created = JSON.parse(await curl(['-A', ua, '-X', 'POST', `${server.baseUrl}/api/antibot/tasks`, '-H', 'content-type: application/json', '--data-binary', JSON.stringify({ tool: 'bot-detector', results, nonce })])) as { task_id: string }
+    const task = JSON.parse(await curl(['-H', `authorization: Bearer ${key}`, `${server.baseUrl}/api/antibot/tasks/${created.task_id}`])) as Task
+    expect(task.user_agent).toBe(ua)
+    expect(task.results.server.nonce).toBe('valid')
+    expect(task.results.verified).toBe(false)
+    expect(task.results.unverified?.code).toBe('client-scored')
+    expect(task.results.verdict).toBeUndefined()
+    expect(task.results.dropped).toEqual(['verdict'])
   }, 30_000)
 })

@@ -5,6 +5,7 @@ import { createPublicKey, verify } from 'node:crypto'
 import { recordEvidence } from '../db/nonces'
 import { countTasks } from '../db/tasks'
 import { verifyDetached } from '../src/core/jws'
+import { humanChrome } from '../src/core/tools/bot-detector.fixture'
 import { buildTestApp, makeKey, specBotResults } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 import { createLocalJWKSet, flattenedVerify, type JSONWebKeySet } from 'jose'
@@ -40,11 +41,11 @@ for (const driver of testDrivers()) {
       expect(a.nonce).not.toBe(b.nonce)
     })
 
-    test('a task with its page nonce is verified and carries the evidence filed under it', async () => {
+    test('a task of the page’s body with its page nonce is verified and carries the evidence filed under it', async () => {
       const { nonce } = await page('bot-detector')
       // Filed as the submitting client's: in-process, without a socket, its address is `unknown`.
       expect(await recordEvidence(database.db, { nonce: nonce!, kind: 'tls', data: { ja4: 't13d1517h2_8daaf6152771_cb7bf5808d99' }, now: clock(), clientIp: 'unknown' })).toBe(true)
-      const res = await post({ tool: 'bot-detector', results: specBotResults(), nonce })
+      const res = await post({ tool: 'bot-detector', results: { signals: humanChrome() }, nonce })
       expect(res.status).toBe(201)
       const task = (await (await get(((await res.json()) as { task_id: string }).task_id)).json()) as { results: { verified: boolean; server: { nonce: string; evidence: Array<{ kind: string; data: { ja4: string } }> } } }
       expect(task.results.verified).toBe(true)
@@ -73,15 +74,15 @@ for (const driver of testDrivers()) {
       expect(await countTasks(database.db)).toBe(before + 1)
     })
 
-    test('a task without a nonce, or with an unknown, expired or other tool’s nonce, is stored unverified', async () => {
+    test('a task without a nonce, or with an unknown, expired or other tool’s nonce, is stored unverified, saying why', async () => {
       const other = (await page('ip-leak')).nonce
       const stale = (await page('bot-detector')).nonce
       clock.set(new Date(clock().getTime() + 16 * 60 * 1000))
       for (const [nonce, state] of [[undefined, 'missing'], ['a'.repeat(26), 'unknown'], [stale, 'expired'], [other, 'wrong-tool']] as const) {
-        const res = await post({ tool: 'bot-detector', results: specBotResults(), ...(nonce ? { nonce } : {}) })
+        const res = await post({ tool: 'bot-detector', results: { signals: humanChrome() }, ...(nonce ? { nonce } : {}) })
         expect(res.status).toBe(201)
-        const task = (await (await get(((await res.json()) as { task_id: string }).task_id)).json()) as { results: { verified: boolean; server: { nonce: string } } }
-        expect([task.results.verified, task.results.server.nonce]).toEqual([false, state])
+        const task = (await (await get(((await res.json()) as { task_id: string }).task_id)).json()) as { results: { verified: boolean; unverified: { code: string }; server: { nonce: string } } }
+        expect([task.results.verified, task.results.server.nonce, task.results.unverified.code]).toEqual([false, state, `nonce-${state}`])
       }
     })
 

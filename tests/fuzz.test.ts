@@ -4,7 +4,8 @@
 // changed), keys and ids percent-encoded, random ids. Properties: only the documented statuses
 // (POST 201/400/413/415/422, GET 200/401/403/404, 429 where a limit is on), never 5xx, nothing
 // stored on a rejection, and every 201 reads back with what was sent intact apart from what
-// the server derives (checks, summary, score, server evidence).
+// the server derives (checks, summary, score, server evidence) and what it drops: members the
+// judging does not read are not stored, and are named in `results.dropped` (issue 34).
 //
 // Fast enough for every `bun test` (a few seconds a driver). The seed is fixed; a failure
 // prints it with the counterexample, and FUZZ_SEED / FUZZ_RUNS change it.
@@ -14,6 +15,7 @@ import fc from 'fast-check'
 import { countTasks } from '../db/tasks'
 import { getMonthUsage } from '../db/keys'
 import { monthKey } from '../src/core/month'
+import { SPEC_KEPT } from '../src/core/tools/verified'
 import { buildTestApp, makeKey, specBotResults } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 import { checkProperty, fuzzSettings } from './support/fuzz'
@@ -26,6 +28,8 @@ const POST_STATUSES = [201, 400, 413, 415, 422]
 const GET_STATUSES = [200, 401, 403, 404]
 /** What the server derives and so may differ from what was sent (spec-shaped bot-detector). */
 const DERIVED = new Set(['checks', 'summary', 'server'])
+/** What a spec-shaped bot-detector task keeps as sent; anything else is dropped and named. */
+const KEPT = new Set<string>(SPEC_KEPT)
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 
 type Built = Awaited<ReturnType<typeof buildTestApp>>
@@ -145,7 +149,12 @@ describe.each(testDrivers())('fuzz of the task API on %s', (driver) => {
     expect(task.task_id).toBe(parsed.task_id as string)
     expect(task.tool).toBe(sent.tool)
     expect(task.score).toBe((task.results.summary as { score: number }).score)
-    for (const [k, v] of Object.entries(sent.results)) if (!DERIVED.has(k)) expect({ k, v: task.results[k] }).toEqual({ k, v })
+    const dropped = (task.results.dropped ?? []) as string[]
+    for (const [k, v] of Object.entries(sent.results)) {
+      if (DERIVED.has(k)) continue
+      if (sent.tool === 'bot-detector' && KEPT.has(k)) expect({ k, v: task.results[k] }).toEqual({ k, v })
+      else expect({ k, dropped: dropped.includes(k), kept: Object.hasOwn(task.results, k) }).toEqual({ k, dropped: true, kept: false })
+    }
     return 201
   }
 
@@ -165,7 +174,7 @@ describe.each(testDrivers())('fuzz of the task API on %s', (driver) => {
     })
   })
 
-  test('valid bodies with an extra results entry of arbitrary JSON: stored intact exactly when storable', async () => {
+  test('valid bodies with an extra results entry of arbitrary JSON: accepted exactly when storable, the entry dropped and named', async () => {
     await check('extra results entry', withExtra, async ({ name, value }) => {
       const text = JSON.stringify({ tool: 'bot-detector', results: { ...specBotResults(), [name]: value } })
       const expected = Buffer.byteLength(text) > MAX_BODY ? 413 : storable(value) && depthOf(value, 3) <= 32 ? 201 : 422

@@ -25,8 +25,10 @@ for (const tool of TOOLS) {
 
     const res = await fetch(`${server.baseUrl}/api/antibot/tasks/${taskId}`, { headers: { authorization: `Bearer ${key}` } })
     expect(res.status).toBe(200)
-    const task = (await res.json()) as { tool: string; score: number; results: { summary: { score: number }; checks: unknown[] } }
+    const task = (await res.json()) as { tool: string; score: number; results: { summary: { score: number }; checks: unknown[]; verified: boolean; dropped?: string[] } }
     expect(task.tool).toBe(tool.id)
+    // The page's own body with its live nonce: judged by the service, so verified; nothing dropped.
+    expect([task.results.verified, task.results.dropped]).toEqual([true, undefined])
     expect(task.score).toBe(task.results.summary.score)
     const schema = resultsSchema(tool.id)
     const errors = [...Value.Errors(schema, task.results)].slice(0, 3).map((e) => `${e.path}: ${e.message}`)

@@ -7,6 +7,7 @@ import { CheckSchema, SummarySchema } from './scoring'
 import { ConsistencySchema } from './consistency'
 import { ElsewhereSchema, EvidenceItemSchema } from './tools/observation'
 import type { ToolId } from '../../common/tools'
+import { DROPPED_LISTED, UnverifiedSchema } from './tools/verified'
 
 export { SummarySchema as Summary } from './scoring'
 
@@ -72,8 +73,14 @@ export function storedResultsSchema(tool: ToolId, sections?: TSchema, signals?: 
     ),
     verified: Type.Boolean({
       description:
-        'True when the task came with the live single-use nonce of a page this service rendered, so `server.evidence` belongs to that page load. False when it did not (`server.nonce` says why): nothing ties the task to a page load, and a bot-detector body of the spec\'s shape is scored from its own `scoring` entries, the client\'s word. Checks with `source: "server"` judge what the service observed, which a client cannot fake; `source: "client"` ones judge what the client reported.',
+        'True when the service judged the task: its own checks made the score — on the page\'s signals and on what it observed itself (the request\'s headers and address, the listeners\' evidence) — and the task came with the live single-use nonce of a page this service rendered, so `server.evidence` belongs to that page load. False otherwise, and `unverified` says why: no live nonce (`server.nonce` says what was wrong with it), or a bot-detector body of the spec\'s shape, which is scored from its own `scoring` entries, the client\'s word, whatever nonce it carries. Checks with `source: "server"` judge what the service observed, which a client cannot fake; `source: "client"` ones judge what the client reported.',
     }),
+    unverified: Type.Optional(UnverifiedSchema),
+    dropped: Type.Optional(
+      Type.Array(Type.String(), {
+        description: `Top-level members of the submitted results that were not stored, by name (at most the first ${DROPPED_LISTED}, each cut to 64 characters): everything the judging did not read — the service's own members (\`verdict\`, \`frameworks\`, \`checks\`, \`summary\` beside signals, \`server\`, \`verified\`, a tool's sections) and anything else. A task keeps \`signals\`, or a spec body's sections; nothing a client writes is served as the service's. Absent when nothing was dropped.`,
+      }),
+    ),
     consistency: ConsistencySchema,
     server: ServerEvidenceSchema,
     ...(signals ? { signals: Type.Optional(signals) } : {}),

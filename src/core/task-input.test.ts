@@ -106,11 +106,18 @@ describe('the page nonce', () => {
   test('must be a string', () => {
     expect(errorOf({ tool: 'bot-detector', results: botResults(), nonce: 5 })).toBe('Cannot create task: "nonce" must be a string, got a number')
   })
-  test('a submission is verified only when the server found its nonce valid', () => {
+  test('a submission is verified only when the server found its nonce valid and judged it itself', () => {
     const base = { ip: '203.0.113.9', userAgent: 'x', headers: [], receivedAt: 0 }
-    const unverified = validateTaskInput({ tool: 'bot-detector', results: botResults() }, base)
-    const verified = validateTaskInput({ tool: 'bot-detector', results: botResults(), nonce: 'abcdefghijklmnopqrstuvwxyz' }, { ...base, nonce: 'valid' })
+    const nonce = 'abcdefghijklmnopqrstuvwxyz'
+    const unverified = validateTaskInput({ tool: 'http-headers', results: {} }, base)
+    const verified = validateTaskInput({ tool: 'http-headers', results: {}, nonce }, { ...base, nonce: 'valid' })
     expect(unverified.ok && unverified.value.results.verified).toBe(false)
+    expect(unverified.ok && unverified.value.results.unverified).toMatchObject({ code: 'nonce-missing' })
     expect(verified.ok && verified.value.results.verified).toBe(true)
+    expect(verified.ok && 'unverified' in verified.value.results).toBe(false)
+    // The spec's body is scored from its own entries: its live nonce does not make it the service's.
+    const spec = validateTaskInput({ tool: 'bot-detector', results: botResults(), nonce }, { ...base, nonce: 'valid' })
+    expect(spec.ok && spec.value.results.verified).toBe(false)
+    expect(spec.ok && spec.value.results.unverified).toMatchObject({ code: 'client-scored' })
   })
 })

@@ -99,13 +99,13 @@ export function resultsComponents(): Record<string, TSchema> {
     anyOf: names.map((n) => ({ $ref: `#/components/schemas/${n}` })),
     description: `The tool's results; the shape depends on \`tool\`: ${mapping}. Every shape may carry more keys than it lists.`,
   })
-  components.BotDetectorSubmission = { ...BotDetectorSpecResults, description: 'bot-detector results in the shape the interface spec shows (more keys allowed). The service keeps them and adds `checks` and `server`, recomputing `summary` from the scoring entries.' }
+  components.BotDetectorSubmission = { ...BotDetectorSpecResults, description: 'bot-detector results in the shape the interface spec shows (more keys allowed, but not kept: they are dropped and named in `results.dropped`). The service keeps the six sections as sent, recomputes `summary` from the scoring entries and adds `checks` and `server`. The score is then the client’s own word: the task is never `verified`, whatever nonce it carries (`results.unverified.code` is `client-scored`).' }
   components.SignalsSubmission = SignalsSubmission
   components.SubmittedResults = Type.Unsafe({
     type: 'object',
     anyOf: [{ $ref: '#/components/schemas/BotDetectorSubmission' }, { $ref: '#/components/schemas/SignalsSubmission' }],
     description:
-      'For `bot-detector`: an object of the interface spec’s shape (BotDetectorSubmission), or signals. For the other tools: the signals their page collected (SignalsSubmission), or `{}` from a client that runs no JavaScript: the task is then judged on what the service observed (headers, address, and the listeners’ evidence under `nonce`), and every client-side check is `na`. The score is always the service’s own: `results.summary.score` as it computes it.',
+      'For `bot-detector`: an object of the interface spec’s shape (BotDetectorSubmission), or signals. For the other tools: the signals their page collected (SignalsSubmission), or `{}` from a client that runs no JavaScript: the task is then judged on what the service observed (headers, address, and the listeners’ evidence under `nonce`), and every client-side check is `na`. The score is `results.summary.score` as the service computes it: from its own checks, or, for a BotDetectorSubmission, from the body’s `scoring` entries (never `verified`). Of `results` a task keeps only `signals` or a BotDetectorSubmission’s sections; any other member — `verdict`, `frameworks`, `checks`, `server`, `verified`, `summary` beside signals, a tool’s sections — is dropped (named in `results.dropped`), never stored as the service’s.',
   })
   return components
 }

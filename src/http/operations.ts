@@ -59,7 +59,7 @@ export const createTask = operation({
   operationId: 'createTask',
   summary: 'Create a task',
   description:
-    'Stores the results of one tool run and returns its identifier. The tool pages call this when their tests finish, and expose the identifier as `document.body.dataset.task`. No authentication; not counted against any key. The service records the client’s IP address and User-Agent and the time; the task’s `score` is `results.summary.score`. A rejected body stores nothing. When the operator has set a per-address limit (TASK_RATE_LIMIT, off by default) and the client’s address has used it up, the answer is 429 with `Retry-After`; when the database cannot be reached, 503 with `Retry-After`.',
+    'Stores the results of one tool run and returns its identifier. The tool pages call this when their tests finish, and expose the identifier as `document.body.dataset.task`. No authentication; not counted against any key. The service records the client’s IP address and User-Agent and the time; the task’s `score` is `results.summary.score`. Of `results`, the task keeps only what the service reads — the page’s `signals`, or the sections of a bot-detector body of the spec’s shape — and drops any other member (`verdict`, `frameworks`, `checks`, `server`, …), naming it in `results.dropped`; a spec-shaped body is scored from its own `scoring` entries and stored with `verified: false`. A rejected body stores nothing. When the operator has set a per-address limit (TASK_RATE_LIMIT, off by default) and the client’s address has used it up, the answer is 429 with `Retry-After`; when the database cannot be reached, 503 with `Retry-After`.',
   tags: ['Tasks'],
   security: [],
   requestBody: {

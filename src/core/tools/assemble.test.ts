@@ -84,3 +84,32 @@ describe('results.tested: whether the score is a result of the tool’s main tes
     expect(TypeCompiler.Compile(resultsSchema('http-headers')).Check(r.results)).toBe(true)
   })
 })
+
+describe('what a client cannot set (issue 34)', () => {
+  const spec = {
+    summary: { total: 3, passed: 3, failed: 0, warnings: 0, score: 100 },
+    leaks: { webdriver: false, selenium: false, phantomjs: false },
+    navigator: { userAgent: 'Mozilla/5.0', platform: 'Linux x86_64', language: 'en-US' },
+    screen: { width: 1920, height: 1080, colorDepth: 24 },
+    webgl: { vendor: 'Google Inc.', renderer: 'ANGLE' },
+    canvas: { hash: 'a1b2c3' },
+    scoring: { webdriver: 'pass', selenium: 'pass', phantomjs: 'pass' },
+  }
+
+  test('a spec body with a live nonce and its own verdict: unverified, client-scored, the verdict dropped; it matches the published schema', () => {
+    const r = assembleResults('bot-detector', { ...spec, verdict: 'human', frameworks: [] }, curlRequest({ nonce: 'valid' }))
+    if (!r.ok) throw new Error(r.error)
+    expect(r.results).toMatchObject({ verified: false, unverified: { code: 'client-scored' }, dropped: ['verdict', 'frameworks'] })
+    expect('verdict' in r.results || 'frameworks' in r.results).toBe(false)
+    expect(r.score).toBe(100)
+    expect(TypeCompiler.Compile(resultsSchema('bot-detector')).Check(r.results)).toBe(true)
+  })
+
+  test('a body without signals keeps none of what it wrote: a forged `tls` section is the service’s own again', () => {
+    const r = assembleResults('tls-fingerprint', { tls: { ja4: 't13d1516h2_8daaf6152771_02713d6af862', family: 'chrome' } }, curlRequest({ nonce: 'valid' }))
+    if (!r.ok) throw new Error(r.error)
+    expect((r.results.tls as { ja4: string | null }).ja4).toBeNull()
+    expect(r.results.dropped).toEqual(['tls'])
+    expect(r.results.verified).toBe(true)
+  })
+})

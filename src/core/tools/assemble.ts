@@ -1,6 +1,8 @@
 // From what a client submitted to what is stored: validate the tool's signals, judge them
-// with the server's own observation, and replace whatever the client said about its own
-// checks, summary and score. The task's score is always results.summary.score.
+// with the server's own observation, and keep of the submission only what the judging read
+// (src/core/tools/verified.ts): whatever the client said about its own checks, summary,
+// verdict or score is dropped, never stored as the service's. The task's score is always
+// results.summary.score.
 
 import { checksFromSpecScoring } from '../../checks/spec-scoring'
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
@@ -14,6 +16,7 @@ import type { ServerObservation } from './observation'
 import { TOOL_DEFINITIONS } from './registry'
 import type { JudgeContext } from '../../checks/define'
 import type { Untested } from './types'
+import { keptMembers, unverifiedOf, type Basis } from './verified'
 
 export type AssembleResult = { ok: true; results: Record<string, unknown>; score: number } | { ok: false; error: string }
 
@@ -96,7 +99,9 @@ export function assembleResults(tool: ToolId, submitted: Record<string, unknown>
   let checks: Check[]
   let sections: Record<string, unknown> = {}
   let untested: Untested | null = null
+  let basis: Basis
   if (submitted.signals !== undefined && def) {
+    basis = 'signals'
     const err = firstError(compile(`signals:${tool}`, def.signals), submitted.signals, 'results.signals')
     if (err) return { ok: false, error: err }
     const judged = def.judge(submitted.signals as never, server, ctx)
@@ -106,11 +111,13 @@ export function assembleResults(tool: ToolId, submitted: Record<string, unknown>
   } else if (tool === 'bot-detector') {
     const err = firstError(compile('spec:bot-detector', BotDetectorSpecResults), submitted, 'results')
     if (err) return { ok: false, error: err }
+    basis = 'spec'
     checks = checksFromSpecScoring(submitted as never)
   } else if (def) {
     // No signals: a client that runs no JavaScript (curl, an HTTP library) still gets what the
     // service saw judged — its headers, address, and the listeners' evidence under its nonce.
     // Nothing the client did not say can pass or fail: every client-side check is `na`.
+    basis = 'unsent'
     const judged = def.judge(unsentSignals(def.signals) as never, server, ctx)
     checks = judged.checks.map((c) => (c.source === 'client' ? { ...c, verdict: 'na' as const, points: 0, observed: null, expected: NOT_SENT } : c))
     sections = judged.sections ?? {}
@@ -120,12 +127,27 @@ export function assembleResults(tool: ToolId, submitted: Record<string, unknown>
   }
   const summary = summarize(checks)
   untested ??= nothingJudged(checks)
-  // `verified`: the submission came from a page this service rendered (its single-use nonce),
-  // so the listeners' evidence in `server.evidence` belongs to this very page load.
   const consistency = consistencyOf(submitted.signals, server, ctx)
-  // `tested`: whether the score is a result of the tool's main test (results.untested says why not).
-  // Whatever the client said about either is replaced, like its summary.
-  const { tested: _t, untested: _u, ...rest } = submitted
-  const results = { ...rest, ...sections, checks, summary, tested: !untested, ...(untested ? { untested } : {}), verified: server.nonce === 'valid', consistency, server: serverEvidence(server) }
+  // Of the submission, only what the judging read is kept (the signals, or the spec's sections);
+  // everything else is dropped and named, so nothing the client wrote sits among the service's
+  // own members. `tested`: whether the score is a result of the tool's main test (results.untested
+  // says why not). `verified`: the service's checks made the score, for a page load it rendered
+  // (its single-use nonce, so the listeners' evidence in `server.evidence` is this page load's);
+  // results.unverified says why not.
+  const { kept, dropped } = keptMembers(basis, submitted)
+  const unverified = unverifiedOf(basis, server.nonce)
+  const results = {
+    ...kept,
+    ...sections,
+    checks,
+    summary,
+    tested: !untested,
+    ...(untested ? { untested } : {}),
+    verified: !unverified,
+    ...(unverified ? { unverified } : {}),
+    ...(dropped.length ? { dropped } : {}),
+    consistency,
+    server: serverEvidence(server),
+  }
   return { ok: true, results, score: summary.score }
 }

@@ -58,12 +58,18 @@ export const BotDetectorSections = Type.Object({
   webgl: Type.Object({ vendor: Type.String(), renderer: Type.String() }, { description: 'Unmasked (WEBGL_debug_renderer_info) where the browser gives it; empty without WebGL.' }),
   canvas: Type.Object({ hash: Type.String({ description: 'Hash of a 2D canvas drawing; "farbled" when read-back noise was detected, empty when the canvas could not be read.' }) }),
   scoring: Type.Object({ webdriver: Scoring, selenium: Scoring, phantomjs: Scoring }),
-  verdict: Type.Union(BOT_VERDICTS.map((v) => Type.Literal(v)), {
-    description: '`bot` when a decisive automation marker fired or the score is 40 or less; `suspicious` below 80; `human` otherwise.',
-  }),
-  frameworks: Type.Array(Type.String(), {
-    description: 'Automation recognised: playwright, puppeteer, selenium, phantomjs, nightmare, cypress, webdriver, cdp, headless, stealth, automation-flags (launched with the default arguments of Playwright or Puppeteer).',
-  }),
+  // The service's own words: absent on a body of the spec's shape, whose checks are its own
+  // `scoring` entries (a client's `verdict` or `frameworks` is dropped, src/core/tools/verified.ts).
+  verdict: Type.Optional(
+    Type.Union(BOT_VERDICTS.map((v) => Type.Literal(v)), {
+      description: "The service's verdict: `bot` when a decisive automation marker fired or the score is 40 or less; `suspicious` below 80; `human` otherwise. Absent on a body of the spec's shape (scored from its own `scoring` entries: the service gives no verdict of its own).",
+    }),
+  ),
+  frameworks: Type.Optional(
+    Type.Array(Type.String(), {
+      description: "Automation the service recognised: playwright, puppeteer, selenium, phantomjs, nightmare, cypress, webdriver, cdp, headless, stealth, automation-flags (launched with the default arguments of Playwright or Puppeteer). Absent on a body of the spec's shape.",
+    }),
+  ),
 })
 
 export const botDetector = defineTool({

@@ -3,7 +3,7 @@
 // 414 px either), the tool's picture drawn from the values the task stored (the screen
 // picture's sizes are the measured ones, the canvas pictures are the task's, …), and
 // axe-core finds no serious or critical accessibility violation — on the tool pages, the
-// index, the docs and the dashboard. The TLS page over plain HTTP, whose handshake the browser
+// index, the docs (and a schema's own page) and the dashboard. The TLS page over plain HTTP, whose handshake the browser
 // refuses, says "Not tested" instead of a score.
 //
 // On a desktop, at 1280 and at 1024 px, no word of a check name, a verdict, a badge or a table
@@ -223,7 +223,7 @@ for (const size of Object.keys(SIZES) as Size[]) {
     const context = await contextFor(browser, size)
     const page = await context.newPage()
     try {
-      for (const path of ['/', '/docs', '/signup']) {
+      for (const path of ['/', '/docs', '/docs/schemas/BotDetectorResults', '/signup']) {
         await page.goto(`${server.baseUrl}${path}`)
         await expectFits(page, size)
         await expectAccessible(page, `${path} (${size})`)

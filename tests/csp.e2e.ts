@@ -88,9 +88,9 @@ test('the collector sees a violation when there is one (control)', async () => {
   await w.page.context().close()
 })
 
-test('the index, the docs, the 404 page, sign-up and log-in: no violation', async () => {
+test('the index, the docs (and a schema page), the 404 page, sign-up and log-in: no violation', async () => {
   const w = await watchedPage()
-  for (const path of ['/', '/docs', '/tools/no-such-tool', '/signup', '/login']) {
+  for (const path of ['/', '/docs', '/docs/schemas/BotDetectorResults', '/tools/no-such-tool', '/signup', '/login']) {
     await w.page.goto(`${server.baseUrl}${path}`)
     await w.page.waitForLoadState('load')
     expect({ path, violations: await w.violations() }).toEqual({ path, violations: [] })

@@ -2,12 +2,15 @@
 // schemes, the exact error texts, and — so that the document cannot drift from the service —
 // every documented error example replayed against the running app.
 
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, spyOn, test } from 'bun:test'
 import { count } from 'drizzle-orm'
 import { pageNonces, tasks } from '../db/schema'
 import { ERROR_TEXT } from '../src/core/errors'
 import { TOOL_IDS } from '../common/tools'
-import { buildTestApp, makeKey, specBotResults } from './support/app'
+import * as docsPages from '../src/pages/docs'
+import { ownPageSchemas } from '../src/pages/docs'
+import * as toolPages from '../src/pages/tools'
+import { buildTestApp, makeKey, specBotResults, testAssets } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 
 // biome-ignore lint/suspicious/noExplicitAny: the test walks an arbitrary OpenAPI document.
@@ -364,7 +367,13 @@ for (const driver of testDrivers()) {
         has(`id="${o.operationId}"`)
         for (const status of Object.keys(o.responses)) has(`<strong>${status}</strong>`)
       }
+      // Every schema has its section; the large ones (the tools' results) link to a page of their own.
       for (const name of Object.keys(doc.components.schemas)) has(`id="schema-${name}"`)
+      const own = ownPageSchemas(doc as never)
+      expect(own).toEqual(expect.arrayContaining(TOOL_IDS.map((t) => `${t.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase())}Results`)))
+      for (const name of own) has(`<a href="/docs/schemas/${name}">${name}</a>`)
+      // The first view stays light: at most 150 KB of HTML (docs/performance.md gives the figure).
+      expect(new TextEncoder().encode(html).length).toBeLessThanOrEqual(150 * 1024)
       for (const name of ['ApiKeyQuery', 'ApiKeyBearer', 'OperatorToken']) has(`<code>${name}</code>`)
       for (const text of Object.values(ERROR_TEXT)) has(text)
       // curl examples, escaped: the placeholders are text, not tags.
@@ -375,6 +384,64 @@ for (const driver of testDrivers()) {
       const scripts = [...html.matchAll(/<script[^>]*\bsrc="([^"]*)"/g)].map((m) => m[1]!)
       for (const src of scripts) expect(src).toStartWith('/assets/')
       expect(/https?:\/\/(cdn|unpkg|jsdelivr)/.test(html)).toBe(false)
+    })
+
+    test('each large schema has its own page, with its fields, its JSON Schema and links back; an unknown name is a 404 page', async () => {
+      for (const name of ownPageSchemas(doc as never)) {
+        const res = await app.handle(new Request(`${BASE}/docs/schemas/${name}`))
+        expect(res.status, name).toBe(200)
+        expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
+        expect(res.headers.get('content-security-policy')).toContain("default-src 'self'")
+        const html = await res.text()
+        expect(html).toContain(`<h1 id="schema-${name}-title">${name}</h1>`)
+        expect(html).toContain('<summary>JSON Schema</summary>')
+        expect(html).toContain('<a href="/docs">API docs</a>')
+        // Links to the small schemas lead to their sections on /docs.
+        for (const m of html.matchAll(/href="#schema-/g)) throw new Error(`a same-page schema link on ${name}'s page at ${m.index}`)
+      }
+      const missing = await app.handle(new Request(`${BASE}/docs/schemas/NoSuchSchema`))
+      expect(missing.status).toBe(404)
+      expect(missing.headers.get('content-type')).toBe('text/html; charset=utf-8')
+      expect(await missing.text()).toContain('/docs/schemas/NoSuchSchema')
+    })
+
+    test('the index, /docs, its schema pages and /openapi.json render once: a second request serves the kept bytes', async () => {
+      const renders = { docs: spyOn(docsPages, 'ApiDocsPage'), schema: spyOn(docsPages, 'SchemaPage'), index: spyOn(toolPages, 'IndexPage'), json: spyOn(JSON, 'stringify') }
+      try {
+        // A fresh app: nothing rendered yet.
+        const fresh = (await buildTestApp(database.db)).app
+        const get = async (path: string, host = BASE) => {
+          const res = await fresh.handle(new Request(`${host}${path}`))
+          expect(res.status, path).toBe(200)
+          return res.text()
+        }
+        const documentRenders = () => renders.json.mock.calls.filter(([v]) => (v as Json | null)?.openapi !== undefined).length
+        const first = { docs: await get('/docs'), index: await get('/'), schema: await get('/docs/schemas/BotDetectorResults'), json: await get('/openapi.json') }
+        expect([renders.docs.mock.calls.length, renders.index.mock.calls.length, renders.schema.mock.calls.length, documentRenders()]).toEqual([1, 1, 1, 1])
+        for (let i = 0; i < 3; i++) {
+          expect(await get('/docs')).toBe(first.docs)
+          expect(await get('/')).toBe(first.index)
+          expect(await get('/docs/schemas/BotDetectorResults')).toBe(first.schema)
+          expect(await get('/openapi.json')).toBe(first.json)
+        }
+        expect([renders.docs.mock.calls.length, renders.index.mock.calls.length, renders.schema.mock.calls.length, documentRenders()]).toEqual([1, 1, 1, 1])
+        // The document served is the plugin's, as JSON. (Parsed afresh: the suite's `doc` has been
+        // through toMatchObject with asymmetric matchers, which Bun writes into the object.)
+        const served = JSON.parse(first.json) as Json
+        expect(served.openapi).toStartWith('3.1')
+        expect(Object.keys(served.paths)).toContain('/api/antibot/tasks/{task_id}')
+        // The curl examples carry each request's own origin, filled into the kept page exactly
+        // as a render for that origin would have written it (quoted for the shell, escaped for HTML).
+        for (const origin of [BASE, 'http://example.test:8080', 'https://[2001:db8::1]:8443']) {
+          const page = await get('/docs', origin)
+          const direct = await docsPages.ApiDocsPage({ doc: served as never, baseUrl: origin, assets: await testAssets() })
+          expect(page).toBe(direct)
+        }
+        expect(renders.docs.mock.calls.length).toBe(1 + 3)
+        expect(first.docs).toContain(`curl -sS -X POST &#x27;${BASE}/api/antibot/tasks&#x27;`)
+      } finally {
+        for (const s of Object.values(renders)) s.mockRestore()
+      }
     })
 
     test('the plugin serves no UI of its own', async () => {

@@ -3,8 +3,12 @@
 // 414 px either), the tool's picture drawn from the values the task stored (the screen
 // picture's sizes are the measured ones, the canvas pictures are the task's, …), and
 // axe-core finds no serious or critical accessibility violation — on the tool pages, the
-// index, the docs and the dashboard. The TLS page over plain HTTP, whose handshake the browser
+// index, the docs (and a schema's own page) and the dashboard. The TLS page over plain HTTP, whose handshake the browser
 // refuses, says "Not tested" instead of a score.
+//
+// On a desktop, at 1280 and at 1024 px, no word of a check name, a verdict, a badge or a table
+// header is split across lines (the checks table sizes its columns for their content): each run
+// of letters and digits in those elements has all its characters on one line.
 //
 // With isMobile, Chromium widens the layout viewport to fit content that overflows (innerWidth
 // becomes the content's width), so the overflow test compares with the device width itself.
@@ -51,6 +55,39 @@ async function expectFits(page: Page, size: Size): Promise<void> {
     }
     await page.setViewportSize(SIZES.phone.viewport)
   }
+}
+
+/** Words (runs of letters and digits) of check names, verdicts, badges and table headers whose characters land on more than one line. */
+async function splitWords(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = []
+    for (const el of document.querySelectorAll('table.checks th, table.checks .check-name, table.checks td.c-verdict, .badge, h2.finding-title')) {
+      if (el.getClientRects().length === 0) continue
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const m of (node.textContent ?? '').matchAll(/[\p{L}\p{N}]+/gu)) {
+          const lines = new Set<number>()
+          for (let i = m.index; i < m.index + m[0].length; i++) {
+            const range = document.createRange()
+            range.setStart(node, i)
+            range.setEnd(node, i + 1)
+            const r = range.getClientRects()[0]
+            if (r && r.width > 0) lines.add(Math.round(r.top))
+          }
+          if (lines.size > 1) out.push(`"${m[0]}" in ${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`)
+        }
+      }
+    }
+    return out
+  })
+}
+
+async function expectNoSplitWords(page: Page, what: string): Promise<void> {
+  for (const width of [1280, 1024]) {
+    await page.setViewportSize({ width, height: 900 })
+    expect(await splitWords(page), `${what} at ${width} px: words split across lines`).toEqual([])
+  }
+  await page.setViewportSize(SIZES.desktop.viewport)
 }
 
 async function expectAccessible(page: Page, what: string): Promise<void> {
@@ -135,6 +172,11 @@ async function expectPicture(page: Page, tool: ToolId, task: Task): Promise<void
       await expect(groups).toHaveCount(4)
       // Headless Chromium: the automation markers fire, and the frameworks are badges above the table.
       expect(Number(await report.locator('[data-kind=markers]').getAttribute('data-fired'))).toBeGreaterThan(0)
+      // Each finding says what was found, not the check's passing condition.
+      const markers = report.locator('[data-kind=markers] li')
+      await expect(markers.filter({ hasText: /^navigator\.webdriver is true$/ })).toHaveCount(1)
+      await expect(markers.filter({ hasText: 'is not true' })).toHaveCount(0)
+      await expect(markers.filter({ hasText: 'No DevTools protocol client' })).toHaveCount(0)
       for (const f of task.results.frameworks as string[]) await expect(report.locator('[data-frameworks] li', { hasText: f }).first()).toBeVisible()
       break
     }
@@ -166,6 +208,7 @@ for (const size of Object.keys(SIZES) as Size[]) {
           await expect(report).toHaveAttribute('data-score', String(task.score))
           await expectPicture(page, tool, task)
           await expectFits(page, size)
+          if (size === 'desktop') await expectNoSplitWords(page, tool)
           await expectAccessible(page, `${tool} (${size})`)
           await page.close()
         })
@@ -180,7 +223,7 @@ for (const size of Object.keys(SIZES) as Size[]) {
     const context = await contextFor(browser, size)
     const page = await context.newPage()
     try {
-      for (const path of ['/', '/docs', '/signup']) {
+      for (const path of ['/', '/docs', '/docs/schemas/BotDetectorResults', '/signup']) {
         await page.goto(`${server.baseUrl}${path}`)
         await expectFits(page, size)
         await expectAccessible(page, `${path} (${size})`)

@@ -23,6 +23,7 @@ export interface LanguageSignals {
 export const acceptLanguageVsLanguages = checkOn<LanguageSignals>()({
   id: 'accept-language-vs-languages',
   name: 'Accept-Language matches navigator.languages',
+  found: 'Accept-Language differs from navigator.languages',
   source: 'server',
   why: 'Browsers build Accept-Language from the same preference list as navigator.languages (Chromium adds base languages: en-US → en-US,en). Another set or order means one was overridden: an Accept-Language header injected by an automation script, or rewritten by a proxy or an anti-detect setup to fit a VPN\'s exit country while navigator.languages keeps the user\'s. Chromium\'s Accept-Language reduction experiment sends only the first language, which only warns. WebKit does the reverse by design: navigator.languages holds only the primary language while the header carries the whole list (NavigatorBase::languages), so on a JavaScriptCore engine (told by its error messages) one navigator language that heads the header is the same list.',
   ref: 'https://github.com/explainers-by-googlers/reduce-accept-language',

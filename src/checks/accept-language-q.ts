@@ -18,6 +18,7 @@ const FRACTION = 'q-values 1 − i/n (en-US,en;q=0.5)'
 export const acceptLanguageQ = checkOn<HttpHeadersSignals>()({
   id: 'accept-language-q',
   name: 'Accept-Language q-values follow the browser\'s scheme',
+  found: 'Accept-Language q-values do not follow the browser\'s scheme',
   source: 'server',
   why: `Chromium and Safari lower q by 0.1 per language (en-US,en;q=0.9,de;q=0.8), and so does Firefox since ${FIREFOX_DECREMENT_SINCE} (bug 2000765); older Firefox used 1 − i/n (en-US,en;q=0.5). Judged against the browser and version the User-Agent header claims: a hand-written header often copies another browser's, or another Firefox release's, scheme. Weak: extensions that rewrite the header also change it.`,
   ref: 'https://bugzilla.mozilla.org/show_bug.cgi?id=2000765',

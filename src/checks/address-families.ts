@@ -18,6 +18,7 @@ const familyCheck = checkOn<IpLeakSignals>()
 export const ipv4Request = familyCheck({
   id: 'ipv4-request',
   name: 'IPv4-only request',
+  found: 'the IPv4-only request came from another address than the HTTP one',
   source: 'client',
   why: 'A request that can only use IPv4 shows whether the browser reaches the service over IPv4. An A-only host name of the service would let the server see that IPv4 address too; the service does not offer one yet.',
   needs: ['families'],
@@ -27,6 +28,7 @@ export const ipv4Request = familyCheck({
 export const ipv6Request = familyCheck({
   id: 'ipv6-request',
   name: 'IPv6-only request',
+  found: 'the IPv6-only request came from another network than the HTTP one',
   source: 'client',
   why: 'An IPv6-only request shows whether IPv6 works next to the main connection: many VPNs tunnel IPv4 only, and the IPv6 address then leaks the user\'s real network. An AAAA-only host name would let the server see that address; the service does not offer one yet.',
   needs: ['families'],

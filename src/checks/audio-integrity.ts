@@ -23,6 +23,7 @@ const NOISED = 'the sum is noised (farbling), so it says nothing about the engin
 export const audioAvailable = audioCheck({
   id: 'audio-available',
   name: 'OfflineAudioContext renders',
+  found: 'OfflineAudioContext does not render',
   source: 'client',
   why: 'Every current browser renders an OfflineAudioContext without a user gesture. No rendering means the API is disabled or blocked (Tor, privacy extensions) or stuck (old iOS Safari in a background tab).',
   needs: [],
@@ -34,6 +35,7 @@ export const audioAvailable = audioCheck({
 export const audioStable = audioCheck({
   id: 'audio-stable',
   name: 'Two renders give the same sum',
+  found: 'two renders give different sums',
   source: 'client',
   why: 'The rendering is deterministic: the same graph gives the same samples every time. A different second sum is noise added per render (Safari 17+ Advanced Fingerprinting Protection, extensions): farbling detected, and the sum is not an identity.',
   ref: 'https://fingerprint.com/blog/audio-fingerprinting/',
@@ -47,6 +49,7 @@ export const audioStable = audioCheck({
 export const audioChannelCopy = audioCheck({
   id: 'audio-channel-copy',
   name: 'getChannelData and copyFromChannel agree',
+  found: 'getChannelData and copyFromChannel disagree',
   source: 'client',
   why: 'Both read the same rendered buffer. Extensions that spoof audio often patch only getChannelData (the FingerprintJS read), so copyFromChannel still shows the real samples (CreepJS checks the same).',
   ref: 'https://webaudio.github.io/web-audio-api/#dom-audiobuffer-copyfromchannel',
@@ -62,6 +65,7 @@ export const audioChannelCopy = audioCheck({
 export const audioKnownAnswer = audioCheck({
   id: 'audio-known-answer',
   name: 'A known signal passes through unchanged',
+  found: 'a known signal comes out changed',
   source: 'client',
   why: 'A buffer of exact values played straight into the destination at the context’s own rate is copied bit for bit by every engine. Changed samples are read-back farbling, including Brave’s, which is stable per session and so escapes the two-render test.',
   needs: ['knownAnswer'],
@@ -75,6 +79,7 @@ export const audioKnownAnswer = audioCheck({
 export const audioSumKnown = audioCheck({
   id: 'audio-sum-known',
   name: 'The sum is a known value',
+  found: 'the sum is not a known value',
   source: 'server',
   why: 'Sums cluster by engine, CPU and OS build (Blink ≈ 124.04/124.08, Gecko ≈ 35.74, WebKit ≈ 35.11). A sum in no known cluster is a new build or CPU, or a modified audio stack; informative only, so at most a small warning.',
   needs: ['audio'],
@@ -92,6 +97,7 @@ export const audioSumKnown = audioCheck({
 export const audioEngine = audioCheck({
   id: 'audio-engine',
   name: 'The sum fits the claimed engine',
+  found: 'the sum fits another engine than the claimed one',
   source: 'server',
   why: 'Blink’s compressor output sums to about 124, Gecko’s and WebKit’s to about 35.7 and 35.1. A sum from another engine’s cluster than the one the User-Agent header names means the User-Agent lies about the browser; one from another cluster than the engine the page runs on (told by its error messages, not the user agent) means the audio was replaced. It fails only on those confident cases; an unknown sum does not count here.',
   needs: ['audio'],
@@ -112,6 +118,7 @@ const COMMON_RATES = [44100, 48000, 88200, 96000, 176400, 192000, 16000, 22050, 
 export const audioContext = audioCheck({
   id: 'audio-context',
   name: 'The audio device looks real',
+  found: 'the audio device looks emulated',
   source: 'client',
   why: 'An AudioContext reports the output device’s sample rate (44.1 or 48 kHz on almost every device) and channel count. Odd rates or no channels suggest no audio device at all: servers, containers, some headless setups, and desktops with audio disabled.',
   needs: ['context'],

@@ -12,6 +12,7 @@ import { claimText } from './tls-match'
 export const browserClaim = checkOn<TlsFingerprintSignals>()({
   id: 'claimed-browser',
   name: 'User-Agent and client hints claim the same browser',
+  found: 'User-Agent and client hints claim different browsers',
   source: 'server',
   why: "The TLS fingerprint is compared with the browser the client claims to be, so the claim must first be consistent: the User-Agent header and the Sec-CH-UA brands (Chromium) name one family and version, and the engine they name is the one the page runs on (told by its error messages, which a User-Agent switcher does not change). An HTTP library's User-Agent, a UA that contradicts the hints, or a UA naming another engine than the page's means the claim is already false. A Chrome User-Agent from a secure page without Sec-CH-UA only warns when the page runs on V8, or its engine is unknown: an extension (User-Agent switchers strip the hints) or a TLS-inspecting proxy removes them for people too (issue 10).",
   needs: [],

@@ -22,6 +22,7 @@ const REQUIRED = ['host', 'user-agent', 'accept', 'accept-language', 'accept-enc
 export const browserHeadersPresent = check({
   id: 'browser-headers-present',
   name: 'Headers every browser sends are present',
+  found: 'headers every browser sends are missing',
   source: 'server',
   why: 'A fetch() POST from a page always carries Host, User-Agent, Accept, Accept-Language, Accept-Encoding and Origin. HTTP libraries and hand-made requests typically miss Accept-Language or Origin.',
   needs: [],
@@ -34,6 +35,7 @@ export const browserHeadersPresent = check({
 export const acceptEncoding = check({
   id: 'accept-encoding',
   name: 'Accept-Encoding lists what the browser supports',
+  found: 'Accept-Encoding does not list what the browser supports',
   source: 'server',
   why: 'Browsers always offer gzip and deflate, and in secure contexts Brotli (Chrome 50+, Firefox 44+, Safari) and Zstandard (Chrome 123+, Firefox 126+). Libraries offer less or only gzip. Missing br/zstd only warns: an enterprise policy or a rewriting proxy can remove them.',
   needs: [],
@@ -59,6 +61,7 @@ export const acceptEncoding = check({
 export const secFetch = check({
   id: 'sec-fetch',
   name: 'Sec-Fetch-* headers describe a same-origin fetch',
+  found: 'Sec-Fetch-* headers are missing or describe another fetch',
   source: 'server',
   why: 'Chromium 76+, Firefox 90+ and Safari 16.4+ add Sec-Fetch-Site/Mode/Dest to every request to a secure origin; a fetch() from the page is same-origin/cors/empty. Missing or different values mean the request was made outside the browser or replayed.',
   ref: 'https://w3c.github.io/webappsec-fetch-metadata/',

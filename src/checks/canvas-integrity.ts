@@ -67,6 +67,7 @@ const READABLE = 'the page can read its own canvas'
 export const canvasReadable = canvasCheck({
   id: 'canvas-readable',
   name: '2D canvas can be read',
+  found: 'the 2D canvas cannot be read',
   source: 'client',
   why: 'Every browser lets a page read back its own canvas. A refused or missing read is Tor Browser, Firefox resistFingerprinting (until the user allows it) or a blocking extension: privacy tools, not bots, hence a warning, the one this tool gives for it (a refused known-answer read is then not applicable).',
   needs: [],
@@ -80,6 +81,7 @@ export const canvasReadable = canvasCheck({
 export const canvasStable = canvasCheck({
   id: 'canvas-stable',
   name: '2D canvas draws the same twice',
+  found: 'the 2D canvas draws differently twice',
   source: 'client',
   why: 'The same drawing in the same page gives the same pixels in every engine. A second read that differs is noise added on read-back (Firefox resistFingerprinting, Safari 17+ Advanced Fingerprinting Protection, Firefox’s canvas randomisation, extensions): anti-fingerprinting, a privacy setting, not a lie, so a warning, and the hash is not an identity. This warning stands for the whole tool: the known-answer, WebGL and worker comparisons are not applicable then.',
   needs: ['canvas'],
@@ -104,6 +106,7 @@ const EXACT = 'every pixel exactly as drawn'
 export const canvasKnownAnswer = canvasCheck({
   id: 'canvas-known-answer',
   name: 'A known image reads back exactly',
+  found: 'a known image reads back changed',
   source: 'client',
   why: 'Opaque solid blocks involve no anti-aliasing or alpha rounding, so every engine reads back exactly the colours drawn. Any changed pixel is injected noise, including per-session farbling (Brave) that is stable between reads and so escapes the two-draw test; a flat image means reads are blocked. Anti-fingerprinting, not a lie: a warning, and not applicable when canvas-stable already reported per-read noise.',
   needs: [],

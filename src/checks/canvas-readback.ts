@@ -14,6 +14,7 @@ export function canvasFarbled(canvas: SignalValues<BotDetectorSignals>['canvas']
 export const canvasNoise = checkOn<BotDetectorSignals>()({
   id: 'canvas-noise',
   name: 'Canvas reads back what was drawn',
+  found: 'canvas reads back other pixels than were drawn',
   source: 'client',
   why: 'Anti-detect browsers add noise to canvas reads so hashes change; so do Brave, Safari 17+ and Firefox fingerprinting protection. Noise is reported so the canvas hash is not taken as stable; it costs little because privacy browsers are used by people.',
   expected: 'two equal reads and a known-answer image read back exactly',

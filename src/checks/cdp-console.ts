@@ -9,6 +9,7 @@ import { pageEngine } from './page-engine'
 export const cdpRuntime = checkOn<BotDetectorSignals>()({
   id: 'cdp-runtime',
   name: 'No DevTools protocol client listening',
+  found: 'a DevTools protocol client is listening',
   source: 'client',
   why: "With the DevTools protocol's Runtime domain enabled (Puppeteer, Playwright, Selenium 4 CDP, undetected drivers), every console call is serialised for the client, which formats an Error's stack and calls Error.prepareStackTrace. Known false positive: a person with DevTools open on this page.",
   ref: 'https://chromedevtools.github.io/devtools-protocol/tot/Runtime/#method-enable',

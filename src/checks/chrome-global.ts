@@ -10,6 +10,7 @@ import { pageEngine } from './page-engine'
 export const chromeObject = checkOn<BotDetectorSignals>()({
   id: 'chrome-object',
   name: 'window.chrome is real',
+  found: 'window.chrome is missing or fake',
   source: 'client',
   why: 'Every Chromium browser defines window.chrome with native loadTimes/csi; old headless had none, and stealth plugins add one whose chrome.runtime.sendMessage/connect are JavaScript (not native, constructible). A page on a V8 engine without window.chrome is not a Chromium browser tab (old headless, Electron, jsdom).',
   ref: 'https://github.com/berstend/puppeteer-extra/tree/master/packages/puppeteer-extra-plugin-stealth/evasions/chrome.runtime',

@@ -57,6 +57,7 @@ export function compareSystemFonts(families: readonly string[], claimed: OsFamil
 export const fontsMatchOs = onFonts({
   id: 'fonts-match-os',
   name: 'Fonts belong to the OS in the User-Agent',
+  found: 'fonts belong to another OS than the User-Agent\'s',
   source: 'server',
   why: 'Fonts ship with the operating system: Segoe UI and Marlett with Windows, Helvetica Neue, Menlo and Geneva with macOS/iOS, DejaVu and Liberation with Linux, the fonts.xml aliases with Android. A User-Agent header claiming one OS while the fonts of another are installed and none of its own is the classic spoofed UA. Designers and developers install extra fonts, so the check only fails when the claimed OS has no strong markers at all and another OS has several.',
   needs: [],
@@ -87,6 +88,7 @@ export const fontsMatchOs = onFonts({
 export const systemFontOs = onFonts({
   id: 'system-font-os',
   name: 'System UI font fits the claimed OS',
+  found: 'the system UI font does not fit the claimed OS',
   source: 'client',
   why: '`font: caption` and the other system-font keywords resolve to the platform UI font: Segoe UI (or Tahoma/Microsoft Sans Serif on older or CJK setups) on Windows, the Apple system font on macOS/iOS, and a hard-coded Arial in Blink on Linux, ChromeOS and Android. Arial counts only when the page runs on V8 (Blink), told by its error messages rather than the user agent; Firefox on Linux reports the desktop\'s font (often just "Sans"). Spoofers change the UA string, not this. Browsers report "system-ui" on some platforms, which only warns.',
   ref: 'https://source.chromium.org/chromium/chromium/src/+/main:third_party/blink/renderer/core/layout/layout_theme_font_provider_default.cc',

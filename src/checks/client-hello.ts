@@ -65,6 +65,7 @@ const check = checkOn<TlsFingerprintSignals>()
 export const ja4 = check({
   id: 'ja4',
   name: 'JA4 fingerprint fits the claimed browser',
+  found: 'the JA4 fingerprint is not the claimed browser\'s',
   source: 'server',
   why: 'JA4 (FoxIO) describes the ClientHello in a readable, order-independent form (protocol, version, SNI, cipher and extension counts, ALPN, sorted hashes). Chrome, Firefox and Safari each have a stable JA4 per version; impersonation libraries (curl-impersonate, utls) copy it, but most automation does not.',
   ref: 'https://github.com/FoxIO-LLC/ja4/blob/main/technical_details/JA4.md',
@@ -87,6 +88,7 @@ export const ja4 = check({
 export const ja3 = check({
   id: 'ja3',
   name: 'JA3 / JA3N fingerprint fits the claimed browser',
+  found: 'the JA3 / JA3N fingerprint is not the claimed browser\'s',
   source: 'server',
   why: 'JA3 hashes the ClientHello (version, ciphers, extensions, curves, point formats); JA3N sorts the extensions first because Chrome 110+ shuffles them on every connection. Each browser version has few JA3N values; curl, Python, Go and Node have their own, so a browser User-Agent with a library\'s JA3N is a bot.',
   ref: 'https://github.com/salesforce/ja3',
@@ -113,6 +115,7 @@ export const ja3 = check({
 export const tlsParameters = check({
   id: 'tls-parameters',
   name: 'Ciphers, extensions, curves and ALPN fit the browser',
+  found: 'ciphers, extensions, curves or ALPN do not fit the browser',
   source: 'server',
   why: 'Beyond the hashes: GREASE values (Chromium, and Safari on Apple systems; WebKitGTK and WPE speak GnuTLS, which sends none), post-quantum key shares (X25519MLKEM768 in Chrome 131+, Firefox 132+), ALPN h2 then http/1.1, and extension sets that engines have and libraries lack.',
   ref: 'https://www.rfc-editor.org/rfc/rfc8701',

@@ -75,6 +75,7 @@ const hintCheck = checkOn<ClientHintSignals>()
 export const uaVsClientHints = hintCheck({
   id: 'ua-vs-client-hints',
   name: 'User-Agent agrees with Sec-CH-UA headers',
+  found: 'the User-Agent contradicts the Sec-CH-UA headers',
   source: 'server',
   why: 'Chromium sends Sec-CH-UA, Sec-CH-UA-Mobile and Sec-CH-UA-Platform from the same build data as its User-Agent, on every request to a secure origin (https: or localhost). A User-Agent claiming another browser, version or OS than the hints is a spoofed header (UA switchers and automation tools often change only the User-Agent): it fails. A Chrome 90+ User-Agent without hints from a secure page is a rewritten header too, but a person can be behind it (a UA-switcher extension strips the hints, Firefox behind a Chrome UA switcher sends none, a TLS-inspecting proxy drops them), so it only warns; from an insecure page, or without the page\'s word on that, it is not applicable.',
   ref: 'https://wicg.github.io/ua-client-hints/#http-ua-hints',
@@ -110,6 +111,7 @@ export const uaVsClientHints = hintCheck({
 export const secChUaVsNavigator = hintCheck({
   id: 'sec-ch-ua-vs-navigator',
   name: 'Sec-CH-UA headers agree with navigator.userAgentData',
+  found: 'Sec-CH-UA headers contradict navigator.userAgentData',
   source: 'server',
   why: 'Chromium sends the low-entropy hints on every request from a secure context (https: or localhost) and exposes the same values in navigator.userAgentData. Hints without userAgentData, or different values, mean the request was rewritten or the page patched: they fail. Missing headers where the page has userAgentData only warn: UA-switcher extensions and TLS-inspecting proxies strip them for people too.',
   ref: 'https://wicg.github.io/ua-client-hints/#interface',

@@ -11,6 +11,7 @@ const check = checkOn<TlsFingerprintSignals>()
 export const nextHopProtocol = check({
   id: 'next-hop-protocol',
   name: 'Negotiated protocol fits the connection',
+  found: 'the negotiated protocol does not fit the connection',
   source: 'client',
   why: 'Browsers negotiate HTTP/2 and HTTP/3 only over TLS (ALPN); they never speak h2c. A page loaded over plain http: that reports h2 or h3 is lying about nextHopProtocol. Over https: every current browser picks h2 or h3 when the server offers them.',
   ref: 'https://www.rfc-editor.org/rfc/rfc9113#section-3.1',
@@ -27,6 +28,7 @@ export const nextHopProtocol = check({
 export const transportTls = check({
   id: 'transport-tls',
   name: 'Request came over TLS',
+  found: 'the request did not come over TLS',
   source: 'server',
   why: 'Whether the submitting request was encrypted, and how the handshake looked, is the ground truth the fingerprint checks need. The service\'s HTTP port may sit behind a TLS proxy, so the handshake is read by its own TLS evidence listener on a fresh connection the page opens.',
   needs: [],

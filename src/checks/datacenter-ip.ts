@@ -11,6 +11,7 @@ const BOT_HOSTING: HostingPolicy = { cloud: 'fail', hosting: 'fail', vpn: 'warn'
 export const datacenterIp = checkOn<BotDetectorSignals>()({
   id: 'datacenter-ip',
   name: "Address is not a datacenter's",
+  found: 'the address is a datacenter\'s',
   source: 'server',
   why: 'Most automation runs on cloud and hosting servers; people browse from residential and mobile networks (offline IP database: AS and organisation, curated lists). VPN and Tor exits and networks recognised only by a word in their name warn: people use them too. CDN egress (Cloudflare WARP, iCloud Private Relay) carries ordinary users and passes.',
   expected: 'a residential or mobile network',

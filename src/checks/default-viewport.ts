@@ -29,6 +29,7 @@ function isDefaultViewport(scr: SignalValues<ViewportSignals>['screen'], win: Si
 export const defaultViewport = checkOn<ViewportSignals>()({
   id: 'default-viewport',
   name: 'Viewport and screen are not automation defaults',
+  found: 'viewport and screen have automation\'s default sizes',
   source: 'client',
   // A screen size alone is not judged: Windows laptops at 150 % scaling report a 1280×720
   // screen (with a taskbar), and iPads a 1024×768 one.

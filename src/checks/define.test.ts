@@ -16,6 +16,7 @@ const seen: unknown[] = []
 const positive = checkOn<Signals>()({
   id: 'positive',
   name: 'a is positive',
+  found: 'a is not positive',
   source: 'client',
   why: 'for the runner test',
   needs: ['a'],
@@ -28,6 +29,7 @@ const positive = checkOn<Signals>()({
 const fromServer = checkOn<Signals>()({
   id: 'from-server',
   name: 'the server decides',
+  found: 'the server decided against',
   source: 'client',
   why: 'for the runner test',
   needs: [],

@@ -83,6 +83,12 @@ interface CheckText<S, N extends keyof S, U extends keyof S> {
   id: string
   /** Short human title, said as what a consistent browser does. */
   name: string
+  /**
+   * What was found when the check fails or warns, said as the finding ("navigator.webdriver is
+   * true", where `name` says "navigator.webdriver is not true"). The report's findings list a
+   * fired check by it (src/pages/pictures); the checks table keeps `name`. Never stored.
+   */
+  found: string
   /** `client`: judged on what the page reported (spoofable); `server`: on what the service saw. */
   source: 'client' | 'server'
   /** Why the finding matters and its known false positives. */

@@ -9,6 +9,7 @@ import { checkOn } from './define'
 export const dnsLookupsSent = checkOn<DnsLeakSignals>()({
   id: 'dns-lookups-sent',
   name: 'The page triggered its DNS lookups',
+  found: 'the page did not trigger its DNS lookups',
   source: 'client',
   why: 'The page loads random names under the service\'s zone with an <img> and a no-cors fetch; each load makes the browser resolve the name through whatever resolver it uses (OS, DoH, VPN). The loads themselves fail (nothing serves these names); the lookups are what the DNS server logs. Informational: it carries no weight.',
   expected: 'every name requested',

@@ -14,6 +14,7 @@ import { claimText } from './tls-match'
 export const engineApis = checkOn<TlsFingerprintSignals>()({
   id: 'engine-apis',
   name: 'Network APIs match the claimed engine',
+  found: 'network APIs do not match the claimed engine',
   source: 'client',
   why: 'Chromium exposes navigator.userAgentData in secure contexts and navigator.connection (Network Information); Firefox on desktop and Safari expose neither. A Chrome User-Agent without them is Firefox or Safari behind a UA switcher, whose TLS fingerprint will be Firefox\'s or Safari\'s; a Firefox User-Agent with them is Chromium in disguise. The claim is judged; when the page\'s engine (told by its error messages) is another, the finding names it.',
   ref: 'https://wicg.github.io/netinfo/',

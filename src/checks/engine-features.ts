@@ -37,6 +37,7 @@ const ownMarkers = (engine: Engine): readonly string[] => (engine === 'unknown' 
 export const engineMarkers = featuresCheck({
   id: 'engine-markers',
   name: 'Engine-specific features fit the claimed engine',
+  found: 'engine-specific features do not fit the claimed engine',
   source: 'server',
   why: "Each engine carries properties the others lack: webkitRequestFileSystem and -webkit-app-region in Chromium, mozInnerScreenX and -moz-appearance in Firefox, GestureEvent, ApplePaySession and -webkit-touch-callout in Safari. Markers of another engine than the User-Agent names, or of two engines at once, show a spoofed UA or a patched environment. Engines adopt each other's prefixed properties over time, so where the page's error messages tell the engine (they come from the JavaScript engine itself), the claim is held to that engine, and the markers decide only when the messages tell none.",
   needs: ['features'],
@@ -66,6 +67,7 @@ export const engineMarkers = featuresCheck({
 export const featureApis = featuresCheck({
   id: 'feature-apis',
   name: 'Feature APIs fit the claimed browser',
+  found: 'feature APIs do not fit the claimed browser',
   source: 'server',
   why: "WebUSB, WebHID, Web Serial, userAgentData and the other Fugu APIs were Chromium's alone, and some exist only on desktop. Other engines adopt some of them (Firefox 153 ships Web Serial and Document Picture-in-Picture), so under a Firefox or Safari User-Agent they fail only when the page's error messages show V8 (Chromium itself), or, when the messages tell no engine, when most of them are there at once. Desktop-only APIs under an Android User-Agent (device emulation) fail. Desktop Chromium missing several of its APIs only warns: Brave and enterprise policies remove some.",
   ref: 'https://developer.chrome.com/docs/capabilities/status',

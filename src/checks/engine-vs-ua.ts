@@ -13,6 +13,7 @@ const botCheck = checkOn<BotDetectorSignals>()
 export const engineVsUa = botCheck({
   id: 'engine-vs-ua',
   name: 'JavaScript engine matches the user agent',
+  found: 'the JavaScript engine is not the one the user agent names',
   source: 'client',
   why: 'Error messages tell V8 (Chromium), SpiderMonkey (Firefox) and JavaScriptCore (Safari, all iOS browsers) apart whatever the user agent says. A Chrome user agent on another engine, or a Safari one on V8, is a spoofed user agent (device emulation in automation, UA switchers).',
   needs: ['engine'],
@@ -33,6 +34,7 @@ export const engineVsUa = botCheck({
 export const evalToString = botCheck({
   id: 'eval-tostring',
   name: "eval.toString() has the engine's length",
+  found: 'eval.toString() has another engine\'s length',
   source: 'client',
   why: 'Native functions print with engine-specific whitespace: eval.toString().length is 33 in V8 and 37 in SpiderMonkey and JavaScriptCore (BotD). Another length than the running engine\'s (told by its error messages, not the user agent) means eval or Function.prototype.toString was replaced; when the messages match no engine, a length of no engine fails.',
   ref: 'https://github.com/fingerprintjs/BotD/blob/main/src/sources/eval_length.ts',

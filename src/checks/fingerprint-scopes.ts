@@ -21,6 +21,7 @@ function compared(page: ScopeSnapshot, other: ScopeSnapshot, label: string): Out
 export const fpIframeConsistency = scopeCheck({
   id: 'fp-iframe-consistency',
   name: 'An iframe sees the same browser',
+  found: 'an iframe sees another browser',
   source: 'client',
   why: 'A fresh same-origin iframe is a new realm with its own navigator. Spoofing that overrides properties in the page (extensions, stealth scripts) often misses it; a real browser answers identically in both.',
   needs: [],
@@ -32,6 +33,7 @@ export const fpIframeConsistency = scopeCheck({
 export const fpWorkerConsistency = scopeCheck({
   id: 'fp-worker-consistency',
   name: 'A worker sees the same browser',
+  found: 'a worker sees another browser',
   source: 'client',
   why: 'A dedicated worker has its own WorkerNavigator, time zone and locale. User-Agent, platform, cores or languages overridden only in the page (CDP overrides applied to one target, stealth plugins, extensions) differ there. A real browser gives the same values everywhere.',
   ref: 'https://developer.mozilla.org/docs/Web/API/WorkerNavigator',

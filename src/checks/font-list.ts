@@ -21,6 +21,7 @@ const NOISED = 'the metrics are noised, so the font list cannot be trusted'
 export const fontMetricsHonest = onFonts({
   id: 'font-metrics-honest',
   name: 'Text metrics are not noised',
+  found: 'text metrics are noised',
   source: 'client',
   why: 'A random font name that cannot exist must measure exactly like its fallback, and a span measured twice must not change. When they do, an extension or anti-detect browser adds noise to offsetWidth/getBoundingClientRect, so the font list is invented. Privacy extensions do this too, hence a warning; a patch seen in the page but not in a fresh iframe (or offsetWidth disagreeing with getBoundingClientRect) is a targeted lie and fails.',
   ref: 'https://github.com/fingerprintjs/fingerprintjs/blob/master/src/sources/fonts.ts',
@@ -35,6 +36,7 @@ export const fontMetricsHonest = onFonts({
 export const fontsDetected = onFonts({
   id: 'fonts-detected',
   name: 'Installed fonts are visible',
+  found: 'no installed fonts are visible',
   source: 'client',
   why: 'Every real system has some of the ~140 families tested (DejaVu on Linux, Segoe UI on Windows, Helvetica Neue on Apple systems, Android font aliases). None at all means text is rendered without system fonts, as in stripped containers, or that font access is blocked; Firefox resistFingerprinting and Tor still expose their bundled fonts.',
   needs: ['metrics'],
@@ -48,6 +50,7 @@ export const fontsDetected = onFonts({
 export const fontSetDesktop = onFonts({
   id: 'font-set-desktop',
   name: 'Font set looks like a desktop',
+  found: 'the font set is a server\'s or a container\'s',
   source: 'client',
   why: 'Only DejaVu, Liberation and their metric twins is what Debian/Ubuntu server and container images ship (fonts-dejavu-core, fonts-liberation, pulled in by Chromium), i.e. headless browsers in CI or scraping farms. A minimal Linux desktop can look the same, so this is a warning.',
   needs: ['metrics'],

@@ -13,6 +13,7 @@ const lowerSet = (xs: readonly string[]) => new Set(xs.map((x) => x.toLowerCase(
 export const localFontsAgree = onFonts({
   id: 'font-face-local',
   name: 'FontFace local() agrees with the metrics',
+  found: 'FontFace local() contradicts the metrics',
   source: 'client',
   why: 'local() finds fonts by full name without layout, so it is a second witness: a random name must never load, and a font that loads through local() must also change the text metrics. Metrics may find more (Linux fontconfig aliases, family vs full names), so only the other direction counts.',
   ref: 'https://drafts.csswg.org/css-fonts/#local-font-fallback',
@@ -35,6 +36,7 @@ export const localFontsAgree = onFonts({
 export const fontsCheckApi = onFonts({
   id: 'fonts-check-api',
   name: 'document.fonts.check behaves like the engine',
+  found: 'document.fonts.check does not behave like the engine',
   source: 'client',
   why: 'Per the CSS Font Loading spec, check() is true for any family that is not an unloaded web font, so today a random name is true in every engine. If check() says false for the random name it discriminates (old Chromium) and must then agree with the metrics; answers that contradict the metrics point to a patched API.',
   ref: 'https://drafts.csswg.org/css-font-loading/#font-face-set-check',

@@ -56,6 +56,7 @@ function tracesOf(frameworks: readonly string[], expected: string) {
 export const playwrightGlobals = botCheck({
   id: 'playwright-globals',
   name: 'No Playwright globals',
+  found: 'Playwright globals are present',
   source: 'client',
   why: "Playwright adds __playwright__binding__ for exposeFunction/exposeBinding and __pwInitScripts (and older __playwright_* names) to the page's main world. Nothing else defines them.",
   ref: REF,
@@ -67,6 +68,7 @@ export const playwrightGlobals = botCheck({
 export const seleniumGlobals = botCheck({
   id: 'selenium-globals',
   name: 'No Selenium or chromedriver traces',
+  found: 'Selenium or chromedriver traces are present',
   source: 'client',
   why: 'chromedriver leaves cdc_…_Array/Promise/Symbol on window and $cdc_… on document (undetected-chromedriver renames the prefix, same length); Selenium IDE and the old drivers leave __webdriver_*, __selenium_*, __fxdriver_* and webdriver/selenium/driver attributes on <html>.',
   ref: REF,
@@ -78,6 +80,7 @@ export const seleniumGlobals = botCheck({
 export const phantomjsTraces = botCheck({
   id: 'phantomjs',
   name: 'No PhantomJS traces',
+  found: 'PhantomJS traces are present',
   source: 'client',
   why: 'PhantomJS defines callPhantom, _phantom and phantom in every page and names itself in the User-Agent. Elements with id="phantom" are not counted: only own properties of window are.',
   ref: REF,
@@ -89,6 +92,7 @@ export const phantomjsTraces = botCheck({
 export const automationGlobals = botCheck({
   id: 'automation-globals',
   name: 'No other automation globals',
+  found: 'globals of another automation tool are present',
   source: 'client',
   why: "Nightmare (__nightmare), Cypress (Cypress), Puppeteer bindings (__puppeteer_*, puppeteer_*), Chrome's domAutomation controller and embedded-browser kits (Awesomium, CefSharp, Geb) leave globals that browsers never define.",
   ref: REF,

@@ -7,6 +7,7 @@ import { checkOn } from './define'
 export const geolocationApi = checkOn<TimezoneGeoSignals>()({
   id: 'geolocation-api',
   name: 'Geolocation API is present',
+  found: 'the Geolocation API is missing',
   source: 'client',
   why: 'Every engine has navigator.geolocation (it only works in secure contexts). Its absence means it was removed by an extension, an embedded browser or a stripped automation build. The permission state is read with permissions.query, which never prompts.',
   ref: 'https://w3c.github.io/geolocation/',

@@ -12,6 +12,7 @@ import { claimAgainstEngine, pageEngine } from './page-engine'
 export const headerOrderWire = checkOn<BotDetectorSignals>()({
   id: 'header-order-wire',
   name: "Headers arrive in the browser's own order",
+  found: 'headers arrive in another order than the browser\'s',
   source: 'server',
   why: "Each engine's network stack writes request headers in a fixed order, read here off the wire by the TLS evidence listener. Headers added through the DevTools protocol land out of place: with Playwright's locale emulation, Chromium sends Accept-Language next to User-Agent instead of after Accept-Encoding. HTTP libraries dressed as a browser use their own order. Extensions that rewrite Accept-Language can do the same, so this alone does not make a bot.",
   needs: [],

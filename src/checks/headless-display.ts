@@ -33,6 +33,7 @@ const notDesktop = (claimed: ClaimedBrowser) => `not a desktop user agent (${cla
 export const pointingDevice = botCheck({
   id: 'pointing-device',
   name: 'A desktop browser has a pointing device',
+  found: 'a desktop browser with no pointing device',
   source: 'client',
   why: 'CSS any-pointer and any-hover report the input devices the OS lists: a mouse or touchpad (fine, hover) or a touchscreen (coarse). Headless Chromium has none, so on a desktop user agent both say none. Known false positives: a desktop with no mouse, touchpad or touchscreen attached at all (keyboard-only kiosks), so it is not decisive; TV and streaming-stick user agents are not judged. Playwright hides it by faking a mouse with --blink-settings.',
   ref: 'https://drafts.csswg.org/mediaqueries-4/#any-input',
@@ -53,6 +54,7 @@ export const pointingDevice = botCheck({
 export const headlessScreen = botCheck({
   id: 'headless-screen',
   name: "Not headless Chromium's virtual display",
+  found: 'headless Chromium\'s virtual display',
   source: 'client',
   why: 'Headless Chromium (--headless, also without a driver: --dump-dom, --screenshot) renders on a virtual 800×600 screen with no taskbar and no input devices, whatever --window-size says, unless the client also passes --screen-info. An 800×600 screen alone happens to people (virtual machines without display drivers) and only warns (default-viewport); with no pointing device as well it is that virtual display.',
   needs: ['screen', 'pointer'],
@@ -77,6 +79,7 @@ const DRAWN = 'a frame every few timer ticks once the page is drawn'
 export const animationFrames = botCheck({
   id: 'animation-frames',
   name: 'The visible page is drawn',
+  found: 'the page is not drawn (no animation frames)',
   source: 'client',
   why: "A visible page is drawn at the display's rate and runs its requestAnimationFrame callbacks before every frame. Headless Chromium run without a driver (--dump-dom, --screenshot or --print-to-pdf with --virtual-time-budget, which fast-forwards the clock) draws while loading and then about once per virtual second, and renderers whose frames a tool issues itself draw only on request, while their timers keep firing: the page waits up to 2.5 s for steady drawing (10 frames in a row, each within 100 ms of the last). It needs no User-Agent, so it holds when the client rewrites that. Hidden tabs, minimised windows and prerendered pages get no frames by design, so only a page that stayed visible is judged; a main thread too busy to run its timers proves nothing; and since a browser started with the page draws nothing while its window opens (up to 1.5 s measured), a page that is not drawn fails only when it also has no pointing device.",
   ref: 'https://html.spec.whatwg.org/multipage/imagebitmap-and-animations.html#animation-frames',

@@ -16,6 +16,7 @@ export const brandText = (b: readonly Brand[]) => b.map((x) => `${x.brand}/${x.v
 export const headlessUa = botCheck({
   id: 'headless-ua',
   name: 'User agent does not say HeadlessChrome',
+  found: 'the user agent says HeadlessChrome',
   source: 'client',
   why: 'Headless Chromium reports "HeadlessChrome/<version>" in navigator.userAgent unless the script overrides it. No headful browser does.',
   ref: REF,
@@ -29,6 +30,7 @@ export const headlessUa = botCheck({
 export const headlessWorkerUa = botCheck({
   id: 'headless-worker-ua',
   name: 'Worker user agent does not say HeadlessChrome',
+  found: 'a worker\'s user agent says HeadlessChrome',
   source: 'client',
   why: 'Overrides applied to the page (init scripts, older CDP overrides) often do not reach workers, whose navigator still says HeadlessChrome.',
   ref: REF,
@@ -42,6 +44,7 @@ export const headlessWorkerUa = botCheck({
 export const headlessBrands = botCheck({
   id: 'headless-brands',
   name: 'userAgentData brands do not name HeadlessChrome',
+  found: 'userAgentData brands name HeadlessChrome',
   source: 'client',
   why: 'Headless Chromium 112–131 listed "HeadlessChrome" among navigator.userAgentData.brands; a patched userAgent string often leaves it there.',
   needs: [],
@@ -57,6 +60,7 @@ export const headlessBrands = botCheck({
 export const headlessUaHeader = botCheck({
   id: 'headless-ua-header',
   name: 'User-Agent and Sec-CH-UA headers do not say HeadlessChrome',
+  found: 'the User-Agent or Sec-CH-UA header says HeadlessChrome',
   source: 'server',
   why: 'Observed by the server on the request that carried the results: headless Chromium sends HeadlessChrome in its User-Agent header (and formerly in Sec-CH-UA) unless overridden at the network level.',
   ref: REF,

@@ -25,6 +25,7 @@ export function receivedHints(server: Pick<ServerObservation, 'headers'>): Recor
 export const highEntropyHints = checkOn<HttpHeadersSignals>()({
   id: 'high-entropy-hints',
   name: 'Requested client hints arrived and agree with getHighEntropyValues',
+  found: 'requested client hints are missing or contradict getHighEntropyValues',
   source: 'server',
   why: 'The tool page asks for Sec-CH-UA-Arch, -Bitness, -Model, -Platform-Version, -Full-Version-List and -WoW64 with Accept-CH; Chromium then sends them on the page\'s requests, equal to navigator.userAgentData.getHighEntropyValues(). Disagreement is a patched page or header. Absence only warns: Brave and some enterprise policies withhold them.',
   ref: 'https://wicg.github.io/ua-client-hints/#http-ua-hints',

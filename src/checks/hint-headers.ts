@@ -14,6 +14,7 @@ const hintCheck = checkOn<BrowserFingerprintSignals>()
 export const fpArchitecture = hintCheck({
   id: 'fp-architecture',
   name: 'CPU family agrees with the architecture hint',
+  found: 'the CPU family contradicts the architecture hint',
   source: 'client',
   why: 'The sign of a default NaN reveals the CPU family (x86: 255, ARM: 127) regardless of what the browser claims; Chromium also reports its architecture as a client hint. A mismatch means the hint was spoofed, or an x86 browser is emulated on ARM (Rosetta, Windows on ARM), hence a warning.',
   ref: 'https://github.com/fingerprintjs/fingerprintjs/blob/master/src/sources/architecture.ts',
@@ -30,6 +31,7 @@ export const fpArchitecture = hintCheck({
 export const fpDeviceMemoryHint = hintCheck({
   id: 'fp-device-memory-hint',
   name: 'Device-Memory hint agrees with the page',
+  found: 'the Device-Memory hint differs from the page\'s value',
   source: 'server',
   why: 'Chromium sends Sec-CH-Device-Memory itself when asked with Accept-CH; a different navigator.deviceMemory in the page means the page value was overridden.',
   ref: 'https://www.w3.org/TR/device-memory/',
@@ -48,6 +50,7 @@ export const fpDeviceMemoryHint = hintCheck({
 export const fpLanguage = hintCheck({
   id: 'fp-language',
   name: 'Languages agree with Accept-Language',
+  found: 'languages differ from Accept-Language',
   source: 'server',
   why: 'The Accept-Language header is built from the same preference list as navigator.languages; its first language should be the page’s first. A different primary language means one of them was spoofed (language-switcher extensions, automation flags).',
   expected: 'the same first language in the header and the page',
@@ -73,6 +76,7 @@ export const fpLanguage = hintCheck({
 export const fpMediaHints = hintCheck({
   id: 'fp-media-hints',
   name: 'Colour-scheme and motion hints agree with CSS',
+  found: 'colour-scheme or motion hints contradict CSS',
   source: 'server',
   why: 'Chromium sends Sec-CH-Prefers-Color-Scheme and Sec-CH-Prefers-Reduced-Motion from the same settings that CSS media queries read in the page; they disagree only when one is emulated (DevTools/CDP emulation of one target).',
   ref: 'https://wicg.github.io/user-preference-media-features-headers/',

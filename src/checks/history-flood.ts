@@ -13,6 +13,7 @@ import { pageEngine } from './page-engine'
 export const navigationRateLimit = checkOn<BotDetectorSignals>()({
   id: 'navigation-rate-limit',
   name: 'The browser caps history floods',
+  found: 'the browser lets history floods through',
   source: 'client',
   why: 'Chromium stops applying history.replaceState after 200 calls in 10 s and Safari throws after 100 in 30 s. Chromium lifts the cap only when started with --disable-ipc-flooding-protection, one of the default launch arguments of Playwright and Puppeteer, so a call past the 200th that sticks on a V8 (Blink) engine means a browser they launched, headful or headless, whatever else was patched. The engine is told by its error messages, not by the user agent. Firefox (SpiderMonkey) lets every call stick as shipped (Firefox ESR 153), so on other engines an uncapped flood is not applicable. A person who starts Chromium with that flag by hand is the known false positive.',
   ref: 'https://source.chromium.org/chromium/chromium/src/+/main:third_party/blink/renderer/core/frame/navigation_rate_limiter.cc',

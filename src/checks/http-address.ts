@@ -11,6 +11,7 @@ export const isRoutable = (scope: string | null): boolean => scope === 'public' 
 export const httpAddress = checkOn<object>()({
   id: 'http-address',
   name: 'Address the service sees',
+  found: 'the address is not one the checks can place',
   source: 'server',
   why: 'The address the HTTP request came from: the socket peer, or the client named by X-Forwarded-For when the service sits behind its own trusted proxy (TRUSTED_PROXIES). It is what every site sees, and the network checks compare it with what the browser reveals. A loopback or private address means the service is reached on the same machine or network, where no address-based check can say anything.',
   expected: 'any address: this is what every site sees',

@@ -8,6 +8,7 @@ import { checkOn } from './define'
 export const iframeProxy = checkOn<BotDetectorSignals>()({
   id: 'iframe-proxy',
   name: 'iframe.contentWindow is the real window',
+  found: 'iframe.contentWindow is a stand-in for the real window',
   source: 'client',
   why: "puppeteer-extra-plugin-stealth returns a Proxy for srcdoc iframes' contentWindow: it differs from window[i], its self is another object and the getter is JavaScript. Old headless also had no window.chrome inside iframes.",
   ref: 'https://github.com/berstend/puppeteer-extra/tree/master/packages/puppeteer-extra-plugin-stealth/evasions/iframe.contentWindow',

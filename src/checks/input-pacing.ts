@@ -24,6 +24,7 @@ export const paced = (b: InputBlock) => informative(b) && b.inBlock <= 1
 export const inputPacing = checkOn<BotDetectorSignals>()({
   id: 'input-pacing',
   name: 'Pointer input does not wait for the page',
+  found: 'pointer input waits for the page',
   source: 'client',
   why: "While the pointer moves, the page holds its main thread for 100–300 ms (four of the stream's intervals) three times. A mouse, touchpad or any input the system delivers keeps coming meanwhile and is queued (the page then sees it as coalesced events with their own time stamps); a script that injects each move over the DevTools protocol and awaits the answer (Input.dispatchMouseEvent, as nodriver, zendriver, selenium-driverless and Puppeteer's mouse.move do) sends nothing until the page is free again. It fails only when at least two blocks fell in steady movement, none of them saw queued input and no pointermove ever carried more than one input event; a person who does not move the pointer is never judged.",
   ref: 'https://w3c.github.io/pointerevents/#coalesced-events',

@@ -18,6 +18,7 @@ const countryCheck = checkOn<ZoneSignals>()
 export const zoneVsIpCountry = countryCheck({
   id: 'zone-vs-ip-country',
   name: 'Time zone fits the IP country',
+  found: 'the time zone does not fit the IP country',
   source: 'server',
   why: 'A VPN exit in another country moves the address but not the browser\'s time zone: the most common VPN tell. Travellers and users who keep their home zone are the false positives.',
   needs: [],
@@ -36,6 +37,7 @@ export const zoneVsIpCountry = countryCheck({
 export const languagesVsIpCountry = countryCheck({
   id: 'languages-vs-ip-country',
   name: 'Languages fit the IP country',
+  found: 'the languages do not fit the IP country',
   source: 'server',
   why: 'Languages spoken in the IP country are expected; a mismatch alone is weak (English is used everywhere), so it adds little.',
   needs: [],

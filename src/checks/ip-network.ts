@@ -30,6 +30,7 @@ const ipCheck = checkOn<object>()
 export const ipCountry = ipCheck({
   id: 'ip-country',
   name: 'Country and network of the address',
+  found: 'the address\'s country and network are unknown',
   source: 'server',
   why: 'The country, AS and organisation the offline IP database (ip-location-db: geofeeds, RIR whois, RouteViews and DB-IP data) gives for the address; the timezone-geo and vpn-detector tools compare the country with the browser\'s time zone and languages. Informational.',
   ref: 'https://github.com/sapics/ip-location-db',
@@ -40,6 +41,7 @@ export const ipCountry = ipCheck({
 export const datacenterAsn = ipCheck({
   id: 'datacenter-asn',
   name: 'Address is not in a datacenter, VPN or Tor network',
+  found: 'the address is in a datacenter, VPN or Tor network',
   source: 'server',
   why: 'Commercial VPN exits, proxies and Tor exit relays sit in known hosting ASNs and published lists; people browse from residential and mobile networks. CDN egress (Cloudflare WARP, iCloud Private Relay) is a relay too but used by ordinary people, and networks recognised only by a word in their name may be wrong, so both only warn. Corporate cloud egress is the false positive.',
   needs: [],

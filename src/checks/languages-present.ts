@@ -7,6 +7,7 @@ import { checkOn } from './define'
 export const languagesPresent = checkOn<HttpHeadersSignals>()({
   id: 'languages-present',
   name: 'navigator.languages is set',
+  found: 'navigator.languages is empty',
   source: 'client',
   why: 'Every browser exposes at least one preferred language, and navigator.language is its first. An empty list was the classic old-headless tell; a first entry other than navigator.language is a patched property.',
   ref: 'https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-languages',

@@ -13,6 +13,7 @@ const EXPECTED = "the HTTPS listener's records under the page's nonce all from t
 export const listenerAddress = checkOn<object>()({
   id: 'listener-address',
   name: "The handshake under the page's nonce is the submitter's own",
+  found: 'the handshake under the page\'s nonce came from another address',
   source: 'server',
   why: "The TLS ClientHello and HTTP/2 frames the service judges are those of a connection to its HTTPS listener filed under the page's nonce. Anyone the nonce is handed to can make that connection, so a client could have another machine's browser lend it a handshake. Records from another address than the submitting request's are therefore not judged, and this check warns when there were any: a nonce used from two places. A browser whose connections leave by two addresses (IPv4 for one, IPv6 for the other, or a network change between page load and submission) shows it too, so it warns rather than fails.",
   needs: [],

@@ -7,6 +7,7 @@ import { checkOn } from './define'
 export const mediaDevicesListed = checkOn<WebrtcLeakSignals>()({
   id: 'media-devices',
   name: 'Media devices are listed',
+  found: 'no media devices are listed',
   source: 'client',
   why: 'enumerateDevices lists the kinds of microphones, cameras and speakers (labels stay empty until permission is granted; this page never asks). Desktops list at least an audio output; an empty list is typical of servers, containers and headless browsers. Machines without audio hardware and Safari, which lists little before permission, are the false positives, so it only warns.',
   ref: 'https://developer.mozilla.org/docs/Web/API/MediaDevices/enumerateDevices',

@@ -59,6 +59,7 @@ function liesCheck(automation: boolean, verdict: 'fail' | 'warn') {
 export const stealthLies = botCheck({
   id: 'stealth-lies',
   name: 'Automation-related APIs are native',
+  found: 'automation-related APIs are patched',
   source: 'client',
   why: 'Stealth plugins replace navigator.webdriver, plugins, languages, hardwareConcurrency, permissions.query, Notification.permission, window.outerWidth/outerHeight, iframe.contentWindow and Function.prototype.toString. Each native function passes six tests (toString, no prototype, own keys, not constructible, TypeError on a foreign receiver, not a Proxy); replacements fail some. Privacy extensions rarely touch these; the ones that hide their patches by replacing Function.prototype.toString are the known false positive. Where the running engine (told by its error messages) defines a member as a data property itself (JavaScriptCore: Notification.permission), that is not a lie.',
   ref: REF,
@@ -71,6 +72,7 @@ export const stealthLies = botCheck({
 export const apiLies = botCheck({
   id: 'api-lies',
   name: 'Fingerprinting APIs are native',
+  found: 'fingerprinting APIs are patched',
   source: 'client',
   why: 'The same six tests on user agent, screen, canvas, WebGL, audio, time zone, layout and console APIs. Anti-detect browsers patch these, but so do privacy extensions (canvas/WebGL blockers, UA switchers) and developer extensions that wrap console methods, so it only warns.',
   ref: REF,

@@ -23,6 +23,7 @@ export function pageClaim(navigator: V['navigator'] | undefined, server: Pick<Se
 export const fpUaHeader = navCheck({
   id: 'fp-ua-header',
   name: 'navigator.userAgent equals the User-Agent header',
+  found: 'navigator.userAgent differs from the User-Agent header',
   source: 'server',
   why: 'The browser sends the same string in the header and exposes it in JavaScript. A difference means one of them was rewritten (a UA-switcher extension changing only one, or a script overriding navigator.userAgent).',
   expected: 'the same string',
@@ -45,6 +46,7 @@ const PLATFORM_OF: Record<string, [RegExp, string]> = {
 export const fpPlatform = navCheck({
   id: 'fp-platform',
   name: 'navigator.platform fits the claimed OS',
+  found: 'navigator.platform does not fit the claimed OS',
   source: 'client',
   why: 'navigator.platform is "Win32" on every Windows, "MacIntel" on every Mac (Apple Silicon included), "Linux …" on Linux, ChromeOS and Android, "iPhone"/"iPad" on iOS. A platform of another OS than the User-Agent names is a spoofed UA or platform.',
   ref: 'https://developer.mozilla.org/docs/Web/API/Navigator/platform',
@@ -61,6 +63,7 @@ export const fpPlatform = navCheck({
 export const fpUaClientHints = navCheck({
   id: 'fp-ua-client-hints',
   name: 'userAgentData agrees with the User-Agent',
+  found: 'userAgentData contradicts the User-Agent',
   source: 'client',
   why: 'Chromium reports its brands, version, platform and mobile flag in navigator.userAgentData; spoofing the User-Agent string alone leaves them telling the truth. Only Chromium has userAgentData, so on other engines (told by the page\'s error messages) its absence is expected.',
   ref: 'https://wicg.github.io/ua-client-hints/#interface',
@@ -98,6 +101,7 @@ const VENDOR_OF: Record<string, string> = { blink: 'Google Inc.', webkit: 'Apple
 export const fpVendor = navCheck({
   id: 'fp-vendor',
   name: 'Vendor and vendor globals fit the engine',
+  found: 'vendor or vendor globals do not fit the engine',
   source: 'client',
   why: 'navigator.vendor is "Google Inc." in every Blink browser, "Apple Computer, Inc." in WebKit and empty in Gecko; window.chrome exists only in Blink. Judged by the engine the page runs on, told by its error messages: a vendor or window.chrome of another engine was patched in, and a User-Agent naming another engine than the page\'s is another browser in disguise.',
   ref: 'https://github.com/fingerprintjs/fingerprintjs/blob/master/src/sources/vendor_flavors.ts',

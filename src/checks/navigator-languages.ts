@@ -7,6 +7,7 @@ import { checkOn } from './define'
 export const languagesList = checkOn<BotDetectorSignals>()({
   id: 'languages',
   name: 'navigator.languages is set and starts with navigator.language',
+  found: 'navigator.languages is empty or does not start with navigator.language',
   source: 'client',
   why: 'Every browser has at least one preferred language and navigator.language is the first. An empty list was the classic old-headless tell; a different first entry is a patched property.',
   ref: 'https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-languages',

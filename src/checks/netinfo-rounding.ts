@@ -28,6 +28,7 @@ export function netinfoProblems(c: NetworkInformation): string[] {
 export const networkInformation = checkOn<DnsLeakSignals>()({
   id: 'network-information',
   name: 'Network Information values are consistent',
+  found: 'Network Information values are inconsistent',
   source: 'client',
   why: 'Chromium rounds navigator.connection.rtt to 50 ms (at most 3000) and downlink to 50 kbit/s (25 in older releases; at most 10 Mbit/s), and derives effectiveType from the same estimates, so 4g comes with a short rtt. Other values were written by a script or an extension. DevTools network throttling can produce odd combinations, so it only warns.',
   ref: REF,

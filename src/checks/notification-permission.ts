@@ -25,6 +25,7 @@ function pairOf(n: NotificationPermission): { notification: string; query: strin
 export const notificationPermission = notificationCheck({
   id: 'notification-permission',
   name: 'Notification.permission agrees with permissions.query',
+  found: 'Notification.permission contradicts permissions.query',
   source: 'client',
   why: 'Notification.permission and permissions.query({name: "notifications"}) read the same setting (default ↔ prompt) in every engine. Old headless Chromium answered "denied" to one and "prompt" to the other (crbug 1052332); a stealth patch of one side gives the same disagreement. A consistent browser never does.',
   ref: 'https://bugs.chromium.org/p/chromium/issues/detail?id=1052332',
@@ -44,6 +45,7 @@ export const notificationPermission = notificationCheck({
 export const notificationDefault = notificationCheck({
   id: 'notification-default',
   name: 'Notifications are not denied by default',
+  found: 'notifications are denied by default',
   source: 'client',
   why: 'A fresh profile asks before showing notifications ("default"); headless and automation profiles often deny them outright. Many people block notifications for all sites, so this is only a small warning.',
   needs: ['notification'],

@@ -24,6 +24,7 @@ export const clockSkewMs = (clock: PageClock, server: Pick<ServerObservation, 'r
 export const clockSkew = onTime({
   id: 'clock-skew',
   name: 'Page clock agrees with the server',
+  found: 'the page clock differs from the server’s',
   source: 'server',
   why: 'The page sends Date.now() as it submits and the server compares it with its own clock at receipt; transit takes well under two minutes, so a larger gap is a wrong or shifted system clock. VMs without time sync, replayed submissions and clocks moved to fake a zone show it; so do dual-boot machines whose clock is off by whole hours, hence a warning.',
   needs: ['clock'],
@@ -36,6 +37,7 @@ export const clockSkew = onTime({
 export const clockMonotonic = onTime({
   id: 'clock-monotonic',
   name: 'Date.now agrees with the performance clock',
+  found: 'Date.now differs from the performance clock',
   source: 'client',
   why: 'performance.timeOrigin + performance.now() and Date.now() give the same wall time on a freshly loaded page. A gap of more than 30 seconds means Date was replaced (fake-timer libraries, time-shifting extensions) or the system clock jumped while the page loaded.',
   ref: 'https://w3c.github.io/hr-time/#dom-performance-timeorigin',

@@ -11,6 +11,7 @@ import { pageEngine } from './page-engine'
 export const fpPlugins = checkOn<BrowserFingerprintSignals>()({
   id: 'fp-plugins',
   name: 'Plugins are consistent',
+  found: 'plugins are inconsistent',
   source: 'client',
   why: 'Modern desktop browsers expose exactly the five standard PDF viewer entries when their PDF viewer is on (pdfViewerEnabled) and none when it is off; the list must be a real PluginArray. Fake lists built by stealth scripts break these rules. Mobile browsers have none.',
   ref: 'https://html.spec.whatwg.org/multipage/system-state.html#pdf-viewing-support',

@@ -37,6 +37,7 @@ function permissionsSince(engine: Engine): number | null {
 export const permissionsApiPresent = namesCheck({
   id: 'permissions-api-present',
   name: 'Permissions API is present',
+  found: 'the Permissions API is missing',
   source: 'client',
   why: 'navigator.permissions exists in Chrome since 43, Firefox since 46 and Safari since 16. A browser claiming one of those without it is either older than it says or has had the API removed.',
   ref: 'https://developer.mozilla.org/docs/Web/API/Navigator/permissions#browser_compatibility',
@@ -58,6 +59,7 @@ export const permissionsApiPresent = namesCheck({
 export const permissionRandomName = namesCheck({
   id: 'permission-random-name',
   name: 'A made-up permission name is rejected',
+  found: 'a made-up permission name is accepted',
   source: 'client',
   why: 'Every engine rejects a name outside its PermissionName enum with a TypeError before looking at any setting. A query handler that resolves a random name answers everything itself: the query was replaced.',
   ref: 'https://w3c.github.io/permissions/#dom-permissions-query',
@@ -68,6 +70,7 @@ export const permissionRandomName = namesCheck({
 export const permissionsEngine = namesCheck({
   id: 'permissions-engine',
   name: 'Permission names fit the claimed engine',
+  found: 'permission names do not fit the claimed engine',
   source: 'server',
   why: "Each engine knows its own set of names: only Chromium accepts background-sync, payment-handler or clipboard-read; WebKit knows accelerometer and speaker-selection but not persistent-storage; Gecko knows persistent-storage and none of those. Which names are rejected as unknown tells the engine regardless of what the User-Agent header says. Engines adopt names over time, so where the page's error messages tell the engine (they come from the JavaScript engine itself) the claim is held to that engine, and the names decide only when the messages tell none.",
   ref: 'https://source.chromium.org/chromium/chromium/src/+/main:third_party/blink/renderer/modules/permissions/permission_descriptor.idl',
@@ -92,6 +95,7 @@ export const permissionsEngine = namesCheck({
 export const permissionsVersion = namesCheck({
   id: 'permissions-version',
   name: 'Permission names fit the claimed version',
+  found: 'permission names do not fit the claimed version',
   source: 'server',
   why: 'Chromium added names over time (periodic-background-sync 80, screen-wake-lock 84, idle-detection 94, local-fonts 103, window-management 111). A name the claimed version could not know means the engine is newer than the User-Agent says (a frozen or copied UA); a name missing from a version two or more milestones after it appeared means the engine is older.',
   ref: 'https://chromestatus.com/features',

@@ -12,6 +12,7 @@ const liesCheck = checkOn<PermissionsApiSignals>()
 export const permissionsQueryNative = liesCheck({
   id: 'permissions-query-native',
   name: 'permissions.query is the engine’s own',
+  found: 'permissions.query is not the engine’s own',
   source: 'client',
   why: 'Native methods print "[native code]", have no prototype or own toString, are not constructors, reject calls on foreign objects and cannot be given a prototype cycle; a Proxy or replacement (puppeteer-extra stealth patches query this way) fails at least one. Privacy extensions rarely touch permissions.query, so a lie here is a strong automation tell.',
   ref: 'https://github.com/berstend/puppeteer-extra/tree/master/packages/puppeteer-extra-plugin-stealth/evasions/navigator.permissions',
@@ -26,6 +27,7 @@ export const permissionsQueryNative = liesCheck({
 export const permissionStatusGenuine = liesCheck({
   id: 'permission-status-genuine',
   name: 'Answers are real PermissionStatus objects',
+  found: 'answers are not real PermissionStatus objects',
   source: 'client',
   why: 'A real PermissionStatus has no own properties and its state comes from the prototype getter. Fakes built with Object.setPrototypeOf({state}, PermissionStatus.prototype) carry their own state and make the native getter throw.',
   ref: 'https://w3c.github.io/permissions/#permissionstatus-interface',

@@ -18,6 +18,7 @@ const fitCheck = checkOn<BrowserFingerprintSignals>()
 export const fpSoftwareRenderer = fitCheck({
   id: 'fp-software-renderer',
   name: 'WebGL runs on a hardware GPU',
+  found: 'WebGL runs on a software renderer',
   source: 'client',
   why: 'SwiftShader and llvmpipe render on the CPU: normal for headless browsers, CI, containers and virtual machines, rare for people (a GPU blocklisted by the browser, a remote desktop). A warning here; bot-detector gives the bot verdict.',
   needs: ['webgl'],
@@ -27,6 +28,7 @@ export const fpSoftwareRenderer = fitCheck({
 export const fpGpuOs = fitCheck({
   id: 'fp-gpu-os',
   name: 'GPU strings fit the claimed OS',
+  found: 'GPU strings do not fit the claimed OS',
   source: 'server',
   why: 'The WebGL renderer names the graphics API: Direct3D only on Windows, Metal and "OpenGL Engine" only on Apple systems, "Apple GPU" on every iOS browser. Compared with the OS in the User-Agent header the server received. WebKit masks its GPU as "Apple Inc."/"Apple GPU" on every platform, so on a JavaScriptCore engine (told by its error messages) those strings fit any OS.',
   ref: 'https://chromium.googlesource.com/angle/angle/+/main/src/libANGLE/renderer',
@@ -38,6 +40,7 @@ export const fpGpuOs = fitCheck({
 export const fpFontsOs = fitCheck({
   id: 'fp-fonts-os',
   name: 'Fonts fit the claimed OS',
+  found: 'fonts do not fit the claimed OS',
   source: 'server',
   why: 'Installed fonts betray the operating system (Segoe UI on Windows, Helvetica Neue on Apple, DejaVu on Linux). People do install other OSes’ fonts, so, as font-detection’s fonts-match-os, it fails only when the claimed OS has no two strong markers and another OS has at least two (a Windows or macOS User-Agent over a Linux box’s DejaVu and Liberation, as fingerprint spoofers on Linux servers show), and warns when the fonts lean to another OS with none of the claimed one’s.',
   needs: ['fonts'],
@@ -58,6 +61,7 @@ export const fpFontsOs = fitCheck({
 export const fpAudioEngine = fitCheck({
   id: 'fp-audio-engine',
   name: 'Audio sum fits the claimed engine',
+  found: 'the audio sum does not fit the claimed engine',
   source: 'client',
   why: 'The FingerprintJS audio sum clusters by engine (Blink ≈ 124.04/124.08, Gecko ≈ 35.74, WebKit ≈ 35.11; table in src/checks/audio-sums.ts). A sum from another engine’s cluster than the one the User-Agent names means the User-Agent lies about the engine; one from another cluster than the engine the page runs on (told by its error messages) means the audio was replaced. An unknown sum only warns (new builds and CPUs add values).',
   ref: 'https://fingerprint.com/blog/audio-fingerprinting/',

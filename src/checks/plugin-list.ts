@@ -10,6 +10,7 @@ import { checkOn } from './define'
 export const pluginList = checkOn<BotDetectorSignals>()({
   id: 'plugins',
   name: 'Plugins and MIME types look native',
+  found: 'plugins or MIME types are not native',
   source: 'client',
   why: 'Desktop browsers list five PDF viewer plugins when their PDF viewer is on, none when off (pdfViewerEnabled false); old headless listed none while claiming a viewer, and stealth fakes are plain arrays instead of PluginArray/MimeTypeArray. An empty list on a desktop only warns: a person can turn the PDF viewer off.',
   ref: 'https://html.spec.whatwg.org/multipage/system-state.html#pdf-viewing-support',

@@ -10,6 +10,7 @@ const onTime = checkOn<TimezoneGeoSignals>()
 export const localeConsistent = onTime({
   id: 'locale-consistent',
   name: 'Intl locale is among the preferred languages',
+  found: 'the Intl locale is not among the preferred languages',
   source: 'client',
   why: 'Intl formats with the browser’s UI language, and navigator.languages lists the user’s preferred content languages; the UI language is nearly always one of them. When it is not, the languages were probably overridden without the locale (or the reverse). People with a UI in one language and content preferences in others exist, so it warns.',
   needs: ['zone'],

@@ -10,6 +10,7 @@ const check = checkOn<HttpHeadersSignals>()
 export const dntHeader = check({
   id: 'dnt-header',
   name: 'DNT header agrees with navigator.doNotTrack',
+  found: 'the DNT header contradicts navigator.doNotTrack',
   source: 'server',
   why: 'With Do Not Track enabled, the browser sends DNT: 1 and reports "1" in navigator.doNotTrack. One without the other means the header or property was set by a tool; an extension that adds only the header is the known false positive, so it only warns.',
   ref: 'https://developer.mozilla.org/docs/Web/API/Navigator/doNotTrack',
@@ -24,6 +25,7 @@ export const dntHeader = check({
 export const gpcHeader = check({
   id: 'gpc-header',
   name: 'Sec-GPC header agrees with navigator.globalPrivacyControl',
+  found: 'the Sec-GPC header contradicts navigator.globalPrivacyControl',
   source: 'server',
   why: 'Global Privacy Control is sent as Sec-GPC: 1 and exposed as navigator.globalPrivacyControl = true by the same setting (Firefox, Brave, DuckDuckGo). Extensions that add only one of them are the known false positive, so it only warns.',
   ref: 'https://privacycg.github.io/gpc-spec/',

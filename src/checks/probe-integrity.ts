@@ -10,6 +10,7 @@ const CORE = ['webdriver', 'cdp', 'globals', 'navigator', 'page', 'engine', 'lie
 export const probeIntegrity = checkOn<BotDetectorSignals>()({
   id: 'probe-integrity',
   name: 'The page could read the basic browser APIs',
+  found: 'the page could not read basic browser APIs',
   source: 'client',
   why: "The core probes (webdriver flag, navigator, engine, lie tests, screen and window sizes, globals, CDP) only read properties that every browser has; they fail only when the page's script was tampered with or the results were made up outside a browser. One missing warns (a timeout under heavy load is possible), three or more fail.",
   expected: 'every core probe answered',

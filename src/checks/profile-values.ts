@@ -13,6 +13,7 @@ const profileCheck = checkOn<BrowserFingerprintSignals>()
 export const fpTimezone = profileCheck({
   id: 'fp-timezone',
   name: 'Intl time zone agrees with the clock offset',
+  found: 'the Intl time zone contradicts the clock offset',
   source: 'client',
   why: 'The offset of the zone Intl reports must equal Date’s getTimezoneOffset. Spoofing the zone through Intl only (a common extension trick) keeps the real offset.',
   needs: ['timezone'],
@@ -25,6 +26,7 @@ export const fpTimezone = profileCheck({
 export const fpHardware = profileCheck({
   id: 'fp-hardware',
   name: 'Cores and memory are plausible',
+  found: 'cores or memory are implausible',
   source: 'client',
   why: 'hardwareConcurrency is a positive integer and deviceMemory (Chromium only) a power of two from 0.25; other values, or deviceMemory on SpiderMonkey or JavaScriptCore (told by the page\'s error messages, not the user agent), were injected.',
   ref: 'https://www.w3.org/TR/device-memory/#sec-device-memory-js-api',
@@ -64,6 +66,7 @@ function rfpTells(t: { maxTouchPoints: number; touchEvent: boolean }, raw: Parti
 export const fpPrivacyMode = profileCheck({
   id: 'fp-privacy-mode',
   name: 'No resistFingerprinting profile',
+  found: 'a resistFingerprinting profile',
   source: 'client',
   why: "Firefox's privacy.resistFingerprinting (on in Tor Browser, Mullvad Browser and LibreWolf) reports a fixed zone whatever the machine's (Atlantic/Reykjavik since Firefox 128, UTC before), touch points without touch events (SPOOFED_MAX_TOUCH_POINTS) and canvas and WebGL reads randomised per read. Detected on a SpiderMonkey engine (told by the page's error messages, not the user agent) when that zone comes with at least one of the other tells: a zone alone is a machine set to UTC or in Iceland, and a default Firefox on a UTC machine with 2 cores is an ordinary profile. A user choice (anti-fingerprinting), so only a warning.",
   ref: 'https://searchfox.org/mozilla-central/source/toolkit/components/resistfingerprinting/RFPTargets.inc',
@@ -91,6 +94,7 @@ const STORES = ['cookies', 'localStorage', 'sessionStorage', 'indexedDB'] as con
 export const fpStorage = profileCheck({
   id: 'fp-storage',
   name: 'Cookies and storage are available',
+  found: 'cookies or storage are blocked',
   source: 'client',
   why: 'Blocked cookies or storage is a privacy setting (or an embedded/automated browser with a throwaway profile); a weak signal on its own.',
   needs: ['storage'],

@@ -13,6 +13,7 @@ const EXPECTED = 'no Via, Forwarded, X-Forwarded-*, X-Real-IP or similar header'
 export const proxyHeaders = checkOn<object>()({
   id: 'proxy-headers',
   name: 'No proxy in the request path',
+  found: 'a proxy is in the request path',
   source: 'server',
   why: 'Via, Forwarded, X-Forwarded-For, X-Real-IP, True-Client-IP and similar headers are added by proxies on the way (corporate gateways, Squid, HTTP proxies, some VPN and "anonymous" proxy services) and forged by scripts, never sent by browsers. The service\'s own reverse proxy (TRUSTED_PROXIES) is recognised and not counted, but addresses left of the client in its X-Forwarded-For chain arrived from the client\'s side: a proxy before it. Corporate proxies are the usual false positive.',
   ref: 'https://www.rfc-editor.org/rfc/rfc7239',
@@ -35,6 +36,7 @@ export const proxyHeaders = checkOn<object>()({
 export const forwardedAddressLeak = checkOn<object>()({
   id: 'forwarded-address-leak',
   name: 'Proxy headers reveal no other address',
+  found: 'proxy headers reveal another address',
   source: 'server',
   why: 'A transparent proxy forwards the address it received the request from: the user\'s real public address (a failed anonymous proxy) or a LAN address. A public address is a full leak; a private one only reveals the internal network, so it warns.',
   ref: 'https://www.rfc-editor.org/rfc/rfc7239#section-5.2',

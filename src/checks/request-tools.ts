@@ -11,6 +11,7 @@ const check = checkOn<HttpHeadersSignals>()
 export const uaAutomation = check({
   id: 'ua-automation',
   name: 'User-Agent names a browser, not a headless one or a library',
+  found: 'the User-Agent names a headless browser or an HTTP library',
   source: 'server',
   why: 'HeadlessChrome, PhantomJS, Electron, curl, python-requests, Go, Java and crawler names in the User-Agent header say outright that no person is browsing. Headless Chromium keeps "HeadlessChrome" unless the script overrides it. No false positives beyond deliberate testing.',
   needs: [],
@@ -27,6 +28,7 @@ const TOOL_HEADERS = [/^x-devtools-/, /^x-playwright/, /^x-puppeteer/, /^x-selen
 export const automationHeaders = check({
   id: 'automation-headers',
   name: 'No headers added by automation tools',
+  found: 'headers added by an automation tool are present',
   source: 'server',
   why: 'Some tools add headers of their own: X-DevTools-Emulate-Network-Conditions-Client-Id (older Chrome under DevTools/Puppeteer network emulation), Postman-Token, scraping-proxy headers. No browser sends them on its own.',
   needs: [],

@@ -36,6 +36,7 @@ export function resolverVerdict(n: Net, provider: string | null, clientNet: NonN
 export const resolverSeen = dnsCheck({
   id: 'resolver-seen',
   name: 'A resolver looked up the names',
+  found: 'no resolver looked up the names',
   source: 'server',
   why: 'The random names exist nowhere else, so a query for them at the service\'s DNS server comes from a resolver working for this browser. No query at all means the lookups were blocked or answered elsewhere (a filtering resolver, a blocker).',
   needs: [],
@@ -54,6 +55,7 @@ export const resolverSeen = dnsCheck({
 export const resolverNetwork = dnsCheck({
   id: 'resolver-network',
   name: 'Resolvers are in the network or country of the HTTP address',
+  found: 'a resolver is outside the network or country of the HTTP address',
   source: 'server',
   why: 'The DNS leak: behind a VPN or proxy, names should be resolved by the VPN\'s resolver or a public one; a resolver of another network in another country (typically the ISP\'s) reveals the real location and every site visited. Known public resolvers (Cloudflare, Google, Quad9…) pass. ISPs that run resolvers under a sister network are the false positive of the same-country case, which only warns.',
   needs: [],
@@ -78,6 +80,7 @@ export const resolverNetwork = dnsCheck({
 export const dohProvider = dnsCheck({
   id: 'doh-provider',
   name: 'Encrypted DNS (DoH/DoT) provider',
+  found: 'the resolver is not a known encrypted DNS (DoH/DoT) provider',
   source: 'server',
   why: 'A page cannot see whether its browser uses DNS over HTTPS. A resolver in the network of a known DoH/DoT provider (Cloudflare, Google, Quad9, NextDNS, AdGuard, OpenDNS, Mullvad, Control D) means encrypted DNS or at least a public resolver is likely; otherwise lookups probably travel unencrypted to the ISP. Self-hosted and ISP resolvers with DoT are the false positives.',
   needs: [],

@@ -11,6 +11,7 @@ const dnsCheck = checkOn<DnsLeakSignals>()
 export const ecsSubnet = dnsCheck({
   id: 'ecs-subnet',
   name: 'EDNS Client Subnet does not reveal another network',
+  found: 'EDNS Client Subnet reveals another network',
   source: 'server',
   why: 'Resolvers that send EDNS Client Subnet (RFC 7871) pass a prefix of the client\'s address to authoritative servers. A prefix that does not contain the HTTP address reveals the network behind the VPN or proxy. A prefix of the other IP family can be a dual-stack network, so that only warns.',
   ref: 'https://datatracker.ietf.org/doc/html/rfc7871',
@@ -39,6 +40,7 @@ export const ecsSubnet = dnsCheck({
 export const qname0x20 = dnsCheck({
   id: 'qname-0x20',
   name: 'Resolver randomises query-name case (0x20)',
+  found: 'the resolver does not randomise query-name case (0x20)',
   source: 'server',
   why: 'The page asks for lower-case names; a resolver that varies the letter case (draft-vixie-dnsext-dns0x20) makes forged answers harder to inject. Many ISP resolvers do not, so it weighs almost nothing: a note on resolver quality, not a leak.',
   ref: 'https://datatracker.ietf.org/doc/html/draft-vixie-dnsext-dns0x20-00',

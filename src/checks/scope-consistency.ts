@@ -52,6 +52,7 @@ function sameAsPage(scope: 'iframe' | 'worker') {
 export const iframeConsistency = checkOn<BotDetectorSignals>()({
   id: 'iframe-consistency',
   name: 'An iframe sees the same navigator as the page',
+  found: 'an iframe sees another navigator than the page',
   source: 'client',
   why: 'A fresh iframe is a new realm with its own navigator. Overrides made by init scripts or extensions in the page often miss it, so webdriver, user agent, platform, cores, languages or time zone differ. A real browser answers the same everywhere.',
   expected: SAME,
@@ -62,6 +63,7 @@ export const iframeConsistency = checkOn<BotDetectorSignals>()({
 export const workerConsistency = checkOn<BotDetectorSignals>()({
   id: 'worker-consistency',
   name: 'A worker sees the same navigator as the page',
+  found: 'a worker sees another navigator than the page',
   source: 'client',
   why: 'Workers have their own WorkerNavigator and time zone; spoofing applied to the page (CDP overrides per target, init scripts, UA switchers) usually misses them. Brave and Firefox resistFingerprinting alter values the same way in both, so they pass.',
   ref: 'https://html.spec.whatwg.org/multipage/workers.html#the-workernavigator-object',

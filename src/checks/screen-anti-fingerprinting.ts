@@ -45,6 +45,7 @@ export function maskedReason(what: string, m: ScreenMasking): string {
 export const screenAntiFingerprinting = checkOn<ScreenDisplaySignals>()({
   id: 'screen-anti-fingerprinting',
   name: 'Screen and window sizes are reported as they are',
+  found: 'screen and window sizes are disguised',
   source: 'client',
   why: "Firefox's privacy.resistFingerprinting (and Tor Browser, Mullvad Browser, LibreWolf) reports the page's size as the screen's and the window's, puts the window at (0, 0) and rounds new windows to 200×100 steps. It is a privacy setting, not automation: it only warns, once, and the checks it would trip (outer-equals-inner, screen-taskbar, window-position, touch-consistency) are not judged under it. It is told by SpiderMonkey's error messages together with all those sizes at once, never by the user agent; a headless Firefox with resistFingerprinting looks the same and is the known false negative.",
   ref: 'https://support.mozilla.org/kb/resist-fingerprinting',

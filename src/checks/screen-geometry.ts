@@ -20,6 +20,7 @@ export function hasNoChrome(win: Window): boolean {
 export const screenSize = geometryCheck({
   id: 'screen-size',
   name: 'Screen has a real size',
+  found: 'the screen has no real size',
   source: 'client',
   why: 'A screen of 0×0 or a viewport larger than the screen only happens in broken or emulated environments.',
   expected: 'a positive size, available area within it',
@@ -33,6 +34,7 @@ export const screenSize = geometryCheck({
 export const outerEqualsInner = geometryCheck({
   id: 'outer-equals-inner',
   name: 'Window has browser chrome',
+  found: 'the window has no browser chrome',
   source: 'client',
   why: "A visible browser window is taller than its page (tabs, address bar): outer == inner, or outer of 0, is typical of headless mode. Kiosk and full-screen mode are the known false positives. Gecko's resistFingerprinting reports the page's size as the window's; on a SpiderMonkey engine (told by its error messages) whose screen is the page's size too, this is not judged (screen-anti-fingerprinting).",
   needs: ['screen', 'window'],
@@ -51,6 +53,7 @@ export const outerEqualsInner = geometryCheck({
 export const screenTaskbar = geometryCheck({
   id: 'screen-taskbar',
   name: 'Screen has a taskbar or dock',
+  found: 'the screen has no taskbar or dock',
   source: 'client',
   why: "availHeight == height means nothing reserves screen space; normal for auto-hidden docks, typical for headless and virtual displays. Gecko's resistFingerprinting reports the page's size as the whole screen and its available area, so this is not judged under it (screen-anti-fingerprinting).",
   needs: ['screen', 'window'],
@@ -69,6 +72,7 @@ export const screenTaskbar = geometryCheck({
 export const colorDepth = geometryCheck({
   id: 'color-depth',
   name: 'Colour depth is ordinary',
+  found: 'the colour depth is unusual',
   source: 'client',
   why: 'Real displays report 24 or 30 bits (48 on some HDR setups); other values suggest emulation.',
   ref: 'https://developer.mozilla.org/docs/Web/API/Screen/colorDepth',
@@ -80,6 +84,7 @@ export const colorDepth = geometryCheck({
 export const windowPosition = geometryCheck({
   id: 'window-position',
   name: 'Window position is plausible',
+  found: 'the window sits at a headless position',
   source: 'client',
   why: "Headless windows sit at (0, 0); so do maximised windows, so this only adds a little weight. Gecko's resistFingerprinting puts every window at (0, 0), so this is not judged under it (screen-anti-fingerprinting).",
   needs: ['screen', 'window'],
@@ -98,6 +103,7 @@ export const windowPosition = geometryCheck({
 export const pageInWindow = geometryCheck({
   id: 'page-in-window',
   name: 'The page fits in its window',
+  found: 'the page is larger than its window',
   source: 'client',
   why: "A window holds its page: outerWidth and outerHeight are at least innerWidth and innerHeight. Fingerprint injectors (Apify's fingerprint-injector on Playwright) emulate a viewport the size of the spoofed screen and report the fingerprint's smaller window around it, so the page is exactly the whole screen yet larger than its window. Chromium and Safari measure the page in CSS pixels and the window in screen pixels, so a page zoomed out can be larger than its window, but not exactly the screen's size in both directions while the window is smaller (that would take a window resized to the zoom's exact fraction of the screen); Firefox scales both. Judged on a fine pointer only (desktops): phones report their window differently.",
   expected: 'a window at least as large as its page (a page the size of the whole screen in a window no smaller)',

@@ -11,6 +11,7 @@ const mediaCheck = checkOn<ScreenDisplaySignals>()
 export const deviceWidthMedia = mediaCheck({
   id: 'device-width-media',
   name: 'screen.width agrees with CSS device-width',
+  found: 'screen.width contradicts CSS device-width',
   source: 'client',
   why: 'Spoofing screen.width in JavaScript does not change what CSS media queries see; a mismatch means the value was overridden.',
   ref: 'https://drafts.csswg.org/mediaqueries-4/#device-width',
@@ -25,6 +26,7 @@ export const deviceWidthMedia = mediaCheck({
 export const resolutionMedia = mediaCheck({
   id: 'resolution-media',
   name: 'devicePixelRatio agrees with CSS resolution',
+  found: 'devicePixelRatio contradicts CSS resolution',
   source: 'client',
   why: 'Like device-width: a patched devicePixelRatio disagrees with the resolution media query.',
   ref: 'https://drafts.csswg.org/mediaqueries-4/#resolution',

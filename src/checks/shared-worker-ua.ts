@@ -10,6 +10,7 @@ import { checkOn } from './define'
 export const headlessSharedWorkerUa = checkOn<BotDetectorSignals>()({
   id: 'headless-shared-worker-ua',
   name: 'Shared worker user agent does not say HeadlessChrome',
+  found: 'a shared worker\'s user agent says HeadlessChrome',
   source: 'client',
   why: 'A user agent overridden over the DevTools protocol is set per target and never reaches a SharedWorker, whose navigator in headless Chromium still says "HeadlessChrome". No headful browser names itself so; a person has no way to get a headless shared worker. Not applicable where SharedWorker is missing (Chrome on Android, some private modes).',
   ref: 'https://chromedevtools.github.io/devtools-protocol/tot/Emulation/#method-setUserAgentOverride',

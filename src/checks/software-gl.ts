@@ -15,6 +15,7 @@ export const isSoftwareGl = (renderer: string) => SOFTWARE_GL.test(renderer)
 export const webglRenderer = checkOn<BotDetectorSignals>()({
   id: 'webgl-renderer',
   name: 'WebGL renders on a GPU',
+  found: 'WebGL renders on the CPU (software renderer)',
   source: 'client',
   why: 'SwiftShader, llvmpipe and other CPU renderers are what headless browsers and CI machines use. People in virtual machines, remote desktops or with a blocklisted GPU driver get them too, so this only warns.',
   ref: 'https://chromium.googlesource.com/chromium/src/+/main/docs/gpu/swiftshader.md',

@@ -6,14 +6,14 @@
 import { check, type Check, type CheckDef, type Verdict } from '../core/scoring'
 import { phantomjsTraces } from './framework-globals'
 
-const SPEC_SCORING: Record<'webdriver' | 'selenium' | 'phantomjs', CheckDef> = {
-  webdriver: { id: 'webdriver', name: 'No WebDriver flag', source: 'client', weight: 60, why: 'navigator.webdriver is true under WebDriver, CDP automation flags and headless launches.' },
-  selenium: { id: 'selenium', name: 'No Selenium traces', source: 'client', weight: 60, why: 'Selenium and chromedriver leave globals and document attributes behind.' },
-  phantomjs: { id: phantomjsTraces.id, name: phantomjsTraces.name, source: phantomjsTraces.source, weight: 60, why: phantomjsTraces.why },
+const SPEC_SCORING: Record<'webdriver' | 'selenium' | 'phantomjs', CheckDef & { found: string }> = {
+  webdriver: { id: 'webdriver', name: 'No WebDriver flag', found: 'the client reported a WebDriver flag', source: 'client', weight: 60, why: 'navigator.webdriver is true under WebDriver, CDP automation flags and headless launches.' },
+  selenium: { id: 'selenium', name: 'No Selenium traces', found: 'the client reported Selenium traces', source: 'client', weight: 60, why: 'Selenium and chromedriver leave globals and document attributes behind.' },
+  phantomjs: { id: phantomjsTraces.id, name: phantomjsTraces.name, found: phantomjsTraces.found, source: phantomjsTraces.source, weight: 60, why: phantomjsTraces.why },
 }
 
 /** The definitions of those checks (their text is hydrated from here when a task is served: src/core/check-text.ts). */
-export const SPEC_SCORING_DEFS: readonly CheckDef[] = Object.values(SPEC_SCORING)
+export const SPEC_SCORING_DEFS: ReadonlyArray<CheckDef & { found: string }> = Object.values(SPEC_SCORING)
 
 /** Checks for a spec-shaped bot-detector submission: one per scoring entry. */
 export function checksFromSpecScoring(results: { scoring: Record<string, string>; leaks: Record<string, boolean> }): Check[] {

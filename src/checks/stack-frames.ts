@@ -23,6 +23,7 @@ export function pollsForResult(reads: readonly string[]): string[] {
 export const stackSourceUrl = checkOn<BotDetectorSignals>()({
   id: 'stack-sourceurl',
   name: 'No automation frames in stack traces',
+  found: 'stack traces carry automation frames',
   source: 'client',
   why: "Code a driver evaluates in the page carries its origin in stack frames: Puppeteer's \"pptr:\" sourceURL, Playwright's UtilityScript, and no script URL at all for a raw DevTools client's Runtime.evaluate or Selenium's execute_script. The page wraps its DOM lookups (and the document.body and dataset getters) until it submits and reads the callers' stacks. Evaluated code that polls for this page's result (data-task, its error or status line) is a driver waiting for it and fails; other anonymous evaluated frames only warn: code typed into DevTools and main-world scripts of some extensions look the same.",
   expected: "no pptr:, UtilityScript or evaluated-code frames among the callers of the page's DOM lookups",

@@ -15,6 +15,7 @@ import { pageEngine } from './page-engine'
 export const storagePartitioning = checkOn<BotDetectorSignals>()({
   id: 'storage-partitioning',
   name: 'Third-party storage is partitioned',
+  found: 'third-party storage is not partitioned',
   source: 'client',
   why: 'Since Chromium 115 a frame of the page\'s own origin nested under a cross-site frame gets its own empty storage. Playwright and patchright start Chromium with --disable-features=ThirdPartyStoragePartitioning on every launch, headful or headless, so there the nested frame sees the page\'s storage, or is refused storage (SecurityError) with third-party cookies blocked. Judged only on a Blink engine (told by its error messages, not the user agent) new enough to have Promise.withResolvers (Chromium 119+); other engines are not applicable (Firefox partitions only while Enhanced Tracking Protection is on). Known false positives: Chromium started with that switch by hand or managed by an enterprise policy that turns partitioning off; Android WebView in apps, which only warns.',
   ref: 'https://github.com/microsoft/playwright/issues/32230',

@@ -46,6 +46,7 @@ function listenerSaw(which: 'stun' | 'turn', server: ServerObservation, ice: Ice
 export const stunObservedAddress = stunCheck({
   id: 'stun-observed-address',
   name: 'STUN address seen by the service matches HTTP',
+  found: 'the STUN address seen by the service differs from the HTTP one',
   source: 'server',
   why: 'The strongest WebRTC leak test: the browser sends a STUN binding request to the service, which sees the public address its UDP traffic really leaves from and ties it to this task; unlike a candidate, the page cannot edit it. A different address from the HTTP one means WebRTC bypasses the VPN or proxy.',
   ref: 'https://datatracker.ietf.org/doc/html/rfc8489#section-14.2',
@@ -75,6 +76,7 @@ export const stunObservedAddress = stunCheck({
 export const turnRelayAddress = stunCheck({
   id: 'turn-relay-address',
   name: 'TURN relay requested from the HTTP address',
+  found: 'a TURN relay was requested from another address',
   source: 'server',
   why: 'With per-task TURN credentials the service sees which address allocates a relay, even when a policy allows relayed traffic only (the setting privacy guides recommend). A different address from the HTTP one is the same leak as the STUN check, through TCP/TLS as well as UDP.',
   ref: 'https://datatracker.ietf.org/doc/html/rfc8656#section-7',

@@ -29,6 +29,7 @@ const check = checkOn<Record<string, never>>()
 export const tlsFingerprintFamily = check({
   id: 'tls-fingerprint',
   name: 'TLS fingerprint matches the claimed browser',
+  found: 'the TLS fingerprint is not the claimed browser\'s',
   source: 'server',
   why: 'The TLS ClientHello (JA3/JA4) of an HTTP library differs from a browser\'s whatever its User-Agent says. A proxy\'s JA3 hash alone names no stack, so it is not applicable.',
   ref: 'https://github.com/FoxIO-LLC/ja4/blob/main/technical_details/JA4.md',
@@ -46,6 +47,7 @@ export const tlsFingerprintFamily = check({
 export const http2FingerprintFamily = check({
   id: 'http2-fingerprint',
   name: 'HTTP/2 SETTINGS and header order fit the browser',
+  found: 'HTTP/2 SETTINGS or header order are not the browser\'s',
   source: 'server',
   why: 'The HTTP/2 preface is as characteristic as the ClientHello (Akamai fingerprint): SETTINGS values and order, the WINDOW_UPDATE increment, PRIORITY frames and the pseudo-header order (Chrome m,a,s,p; Firefox m,p,a,s; Safari m,s,p,a). HTTP libraries send their own. A browser that speaks HTTP/1.1 over TLS to the listener, which offers h2, fails too: every current browser negotiates h2 when offered (a TLS-inspecting middlebox would also change the ClientHello, which the TLS checks already show).',
   ref: 'https://www.blackhat.com/docs/eu-17/materials/eu-17-Shuster-Passive-Fingerprinting-Of-HTTP2-Clients-wp.pdf',

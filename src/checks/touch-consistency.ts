@@ -13,6 +13,7 @@ import { maskedReason, screenMasking } from './screen-anti-fingerprinting'
 export const touchConsistency = checkOn<ScreenDisplaySignals>()({
   id: 'touch-consistency',
   name: 'Touch support is consistent',
+  found: 'touch support is inconsistent',
   source: 'client',
   why: "maxTouchPoints > 0 with a fine, hovering primary pointer and no touch events is a common emulation mistake; convertible laptops are the known false positive, so it only warns. Gecko's resistFingerprinting reports a constant for the platform (5 on Linux, 10 on Windows), so under it (told by SpiderMonkey's error messages and its screen sizes, screen-anti-fingerprinting) this is not judged.",
   ref: 'https://searchfox.org/mozilla-central/source/toolkit/components/resistfingerprinting/nsRFPService.h',

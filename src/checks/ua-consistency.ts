@@ -21,6 +21,7 @@ const PLATFORMS: Partial<Record<Os, RegExp>> = {
 export const uaConsistency = checkOn<BotDetectorSignals>()({
   id: 'ua-consistency',
   name: 'navigator.userAgent agrees with platform and userAgentData',
+  found: 'navigator.userAgent contradicts platform or userAgentData',
   source: 'client',
   why: 'userAgent, platform and userAgentData come from the same build. Overriding the user agent (Puppeteer setUserAgent, UA switchers) without the rest leaves another OS in navigator.platform or another version/platform in the brands.',
   ref: 'https://wicg.github.io/ua-client-hints/#interface',

@@ -12,6 +12,7 @@ export interface UaHeaderSignals {
 export const uaHeaderVsNavigator = checkOn<UaHeaderSignals>()({
   id: 'ua-header-vs-navigator',
   name: 'User-Agent header equals navigator.userAgent',
+  found: 'the User-Agent header differs from navigator.userAgent',
   source: 'server',
   why: 'Browsers send the same string they expose to scripts. A difference means one of them was overridden (an extra header set by an automation script or a proxy, or navigator.userAgent patched in the page), or the request did not come from this page.',
   ref: 'https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-useragent',

@@ -15,6 +15,7 @@ const check = checkOn<HttpHeadersSignals>()
 export const brandsGrease = check({
   id: 'brands-grease',
   name: 'Brand list contains a GREASE brand',
+  found: 'the brand list has no GREASE brand',
   source: 'client',
   why: 'Chromium adds a deliberately odd brand ("Not:A-Brand", "Not/A)Brand", …) to every brand list so servers cannot hard-code it. Hand-written brand lists in spoofing scripts usually lack it.',
   ref: 'https://wicg.github.io/ua-client-hints/#grease',
@@ -26,6 +27,7 @@ export const brandsGrease = check({
 export const navigatorUaVsUaData = check({
   id: 'navigator-ua-vs-ua-data',
   name: 'navigator.userAgent agrees with navigator.userAgentData',
+  found: 'navigator.userAgent contradicts navigator.userAgentData',
   source: 'client',
   why: 'Both come from the browser build. A Chrome User-Agent without userAgentData in a secure context is Firefox or Safari behind a UA switcher (the page\'s engine, told by its error messages, says which), or Chromium with userAgentData removed; a different version, platform or mobile flag is a partial spoof.',
   needs: ['navigator'],

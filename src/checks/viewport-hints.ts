@@ -12,6 +12,7 @@ const hintCheck = checkOn<ScreenDisplaySignals>()
 export const clientHintViewport = hintCheck({
   id: 'client-hint-viewport',
   name: 'Viewport-Width hint agrees with the page',
+  found: 'the Viewport-Width hint differs from the page',
   source: 'server',
   why: 'The browser sends Sec-CH-Viewport-Width itself, outside page JavaScript; disagreement with innerWidth shows a patched window size.',
   ref: 'https://wicg.github.io/responsive-image-client-hints/#sec-ch-viewport-width',
@@ -28,6 +29,7 @@ export const clientHintViewport = hintCheck({
 export const clientHintDpr = hintCheck({
   id: 'client-hint-dpr',
   name: 'DPR hint agrees with the page',
+  found: 'the DPR hint differs from the page',
   source: 'server',
   why: 'Sec-CH-DPR is sent by the browser; a different devicePixelRatio in the page means it was overridden.',
   ref: 'https://wicg.github.io/responsive-image-client-hints/#sec-ch-dpr',

@@ -19,6 +19,7 @@ export function countedCommonness(visitorId: string | null, seen: FingerprintSee
 export const fpCommonness = checkOn<BrowserFingerprintSignals>()({
   id: 'fp-commonness',
   name: 'How common this fingerprint is',
+  found: 'this fingerprint is shared by many visitors',
   source: 'server',
   why: 'A visitor hash shared by many unrelated visitors is a default configuration, as automation fleets running one image have; a unique one identifies the browser. Counted over the tasks stored in the last 90 days, by distinct client address other than this one, so one person reloading the page does not make it common. A few other addresses are the same browser on another network (home, office, mobile); five or more warn. Popular devices with default settings (one phone model and OS version) can share a hash too, so it never fails.',
   needs: [],

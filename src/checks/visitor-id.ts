@@ -69,6 +69,7 @@ export function visitorIdOf(signals: Partial<Pick<BrowserFingerprintSignals, Com
 export const fpStability = checkOn<BrowserFingerprintSignals>()({
   id: 'fp-stability',
   name: 'Components read the same twice',
+  found: 'components read differently twice',
   source: 'client',
   why: 'Every component is read twice in the same page. A real browser returns identical canvas pixels, audio samples and navigator values; per-read noise (Safari 17+ private browsing, Firefox’s canvas randomisation, anti-fingerprinting extensions) does not. Unstable components are reported as farbling and left out of the visitor hash. No false positive is known for canvas and audio on an idle page; a window resized between reads can change the screen component.',
   expected: 'every component identical on both reads',

@@ -12,6 +12,7 @@ const botCheck = checkOn<BotDetectorSignals>()
 export const webdriverFlag = botCheck({
   id: 'webdriver-flag',
   name: 'navigator.webdriver is not true',
+  found: 'navigator.webdriver is true',
   source: 'client',
   why: "Browsers set navigator.webdriver to true when a WebDriver or CDP client controls them (--enable-automation, chromedriver, geckodriver, Playwright, Puppeteer), as the WebDriver spec requires. A person's browser never shows true.",
   ref: 'https://w3c.github.io/webdriver/#dom-navigatorautomationinformation-webdriver',
@@ -31,6 +32,7 @@ export const webdriverFlag = botCheck({
 export const webdriverDescriptor = botCheck({
   id: 'webdriver-descriptor',
   name: 'navigator.webdriver is defined natively',
+  found: 'navigator.webdriver is redefined, deleted or not native',
   source: 'client',
   why: 'The flag is a native getter on Navigator.prototype in Chromium, Firefox and Safari. Stealth tools hide it by redefining that getter, by adding an own property to navigator, or by deleting it; each leaves this shape behind. A getter missing altogether counts only on V8 and SpiderMonkey, told by the page\'s error messages rather than the user agent (older WebKit builds lack it). Extensions do not touch this flag, so false positives are unlikely.',
   needs: ['webdriver'],

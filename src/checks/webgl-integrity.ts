@@ -27,6 +27,7 @@ export function angleVendors(vendor: string, renderer: string): { vendor: string
 export const webglAvailable = webglCheck({
   id: 'webgl-available',
   name: 'WebGL is available',
+  found: 'WebGL is unavailable',
   source: 'client',
   why: 'All current browsers have WebGL; it is missing when disabled by policy or flags, blocked by an extension, or when the browser runs without a GPU process (some headless and sandboxed setups).',
   expected: 'a WebGL context',
@@ -41,6 +42,7 @@ export const webglAvailable = webglCheck({
 export const webglUnmasked = webglCheck({
   id: 'webgl-unmasked',
   name: 'GPU strings are readable',
+  found: 'GPU strings are hidden',
   source: 'client',
   why: 'WEBGL_debug_renderer_info gives the real vendor and renderer in Chromium and Firefox (Safari says "Apple GPU"). Hidden strings mean a privacy setting (Brave strict mode, extensions). A weak signal.',
   ref: 'https://registry.khronos.org/webgl/extensions/WEBGL_debug_renderer_info/',
@@ -56,6 +58,7 @@ export const webglUnmasked = webglCheck({
 export const webglSoftwareRenderer = webglCheck({
   id: 'webgl-software-renderer',
   name: 'WebGL runs on a hardware GPU',
+  found: 'WebGL runs on a software renderer',
   source: 'client',
   why: 'SwiftShader and llvmpipe render on the CPU: the default in headless Chromium, containers, CI and virtual machines, rare for a person (a blocklisted GPU, a remote desktop). A warning; bot-detector gives the bot verdict.',
   needs: ['webgl'],
@@ -65,6 +68,7 @@ export const webglSoftwareRenderer = webglCheck({
 export const webglStable = webglCheck({
   id: 'webgl-stable',
   name: 'WebGL pixels read the same twice',
+  found: 'WebGL pixels read differently twice',
   source: 'client',
   why: 'Drawing the same scene twice and reading it with readPixels gives the same bytes on a real driver. A difference is read-back noise (Firefox resistFingerprinting, Brave, extensions): anti-fingerprinting, a warning, and not applicable when the 2D canvas checks already reported the same protection.',
   needs: ['webgl'],
@@ -82,6 +86,7 @@ export const webglStable = webglCheck({
 export const webglParameters = webglCheck({
   id: 'webgl-parameters',
   name: 'WebGL limits are coherent',
+  found: 'WebGL limits are incoherent',
   source: 'client',
   why: 'MAX_* limits follow the WebGL minimums and hardware rules (power-of-two texture sizes, combined units ≥ fragment units). Spoofing extensions that randomise them break these rules; real drivers do not.',
   ref: 'https://registry.khronos.org/webgl/specs/latest/1.0/',
@@ -97,6 +102,7 @@ export const webglParameters = webglCheck({
 export const webglVendorRenderer = webglCheck({
   id: 'webgl-vendor-renderer',
   name: 'Unmasked vendor and renderer agree',
+  found: 'the unmasked vendor and renderer disagree',
   source: 'client',
   why: 'Chromium reports the vendor as "Google Inc. (<GPU vendor>)" and the renderer as "ANGLE (<GPU vendor>, …)": both name the same GPU vendor. Spoofers that pick vendor and renderer separately produce pairs no driver reports.',
   needs: ['webgl'],
@@ -112,6 +118,7 @@ export const webglVendorRenderer = webglCheck({
 export const gpuOs = webglCheck({
   id: 'gpu-os',
   name: 'GPU strings fit the claimed OS',
+  found: 'GPU strings do not fit the claimed OS',
   source: 'server',
   why: 'The renderer names the graphics API: Direct3D only exists on Windows, Metal and "OpenGL Engine" drivers only on Apple systems, every iOS browser says "Apple GPU". Compared with the OS in the User-Agent header the server received; mobile GPUs on a desktop OS only warn (Snapdragon laptops exist). WebKit masks its GPU as "Apple Inc."/"Apple GPU" on every platform, so on a JavaScriptCore engine (told by its error messages) those strings fit any OS.',
   ref: 'https://chromium.googlesource.com/angle/angle/+/main/src/libANGLE/renderer',

@@ -14,6 +14,7 @@ const iceCheck = checkOn<WebrtcLeakSignals>()
 export const mdnsHostCandidates = iceCheck({
   id: 'mdns-host-candidates',
   name: 'Local addresses are hidden behind mDNS names',
+  found: 'local addresses are not hidden behind mDNS names',
   source: 'client',
   why: 'Chrome (76+), Firefox and Safari replace the interface address of host candidates with a random <uuid>.local name unless the page holds camera or microphone permission. A raw host address means the protection is off: an old browser, a flag (WebRtcHideLocalIpsWithMdns), a granted permission, or a WebRTC-enabled app shell.',
   ref: 'https://datatracker.ietf.org/doc/html/draft-ietf-mmusic-mdns-ice-candidates',
@@ -37,6 +38,7 @@ export const mdnsHostCandidates = iceCheck({
 export const privateAddressExposed = iceCheck({
   id: 'private-address-exposed',
   name: 'No private address exposed',
+  found: 'a private address is exposed',
   source: 'client',
   why: 'A raw private (RFC 1918, IPv6 unique-local), CGNAT or link-local address in a candidate tells any page where the machine sits in its network: a stable tracking value that a VPN does not change. Networks without mDNS support and a granted camera permission are the usual causes; it is a privacy warning, not a leak to the Internet.',
   expected: 'no raw private, CGNAT or link-local address',
@@ -56,6 +58,7 @@ export const privateAddressExposed = iceCheck({
 export const publicAddressLeak = iceCheck({
   id: 'public-address-leak',
   name: 'No public address other than the HTTP one',
+  found: 'a public address other than the HTTP one is exposed',
   source: 'client',
   why: 'A public address in a candidate that differs from the address the service saw over HTTP is the classic WebRTC leak: behind a VPN or proxy, WebRTC reveals the real address, or a second network (public IPv6 next to an IPv4 VPN). An IPv6 address in the same /64 as the HTTP address is the same network. Without a STUN server the page only sees addresses bound to the machine itself; the address a NAT gives it is the STUN check below.',
   needs: [],
@@ -77,6 +80,7 @@ export const publicAddressLeak = iceCheck({
 export const candidatesEventSdp = iceCheck({
   id: 'candidates-event-sdp',
   name: 'ICE events and SDP agree',
+  found: 'ICE events and SDP disagree',
   source: 'client',
   why: 'A page can read candidates in two ways: the icecandidate events and the candidate lines of the local SDP. Extensions that hide addresses sometimes filter only one of them, and the address still leaks through the other.',
   expected: 'the same candidates in events and SDP',

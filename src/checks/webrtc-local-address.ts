@@ -10,6 +10,7 @@ import { noIceGathered, type IceSignals } from './webrtc-vs-http'
 export const webrtcLocalAddress = checkOn<IceSignals>()({
   id: 'webrtc-local-address',
   name: 'WebRTC reveals no local network address',
+  found: 'WebRTC reveals a local network address',
   source: 'client',
   why: 'Any page can gather ICE candidates without a permission prompt. Current browsers hide the machine\'s interface addresses behind <uuid>.local names; a raw private, CGNAT or link-local address tells every site where the machine sits in its network, whatever VPN is in use. A granted camera/microphone permission or an old browser are the usual causes, so it warns.',
   ref: 'https://datatracker.ietf.org/doc/html/draft-ietf-mmusic-mdns-ice-candidates',

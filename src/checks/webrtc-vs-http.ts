@@ -34,6 +34,7 @@ const rank = { na: 0, pass: 0, warn: 1, fail: 2 } as const
 export const webrtcVsHttp = checkOn<IceSignals>()({
   id: 'webrtc-vs-http',
   name: 'WebRTC reveals no public address other than the HTTP one',
+  found: 'WebRTC reveals a public address other than the HTTP one',
   source: 'client',
   why: 'A public address in an ICE candidate that is not the HTTP address means traffic can leave outside the proxy or VPN: the classic WebRTC leak (or a public IPv6 address next to an IPv4-only tunnel). An address in the HTTP address\'s IPv6 /64 or AS (the IPv6 of a dual-stack line) is the same network. Without a STUN server only addresses bound to the machine itself show; the address a NAT gives it needs the service\'s STUN listener (see webrtc-leak). When the service\'s own TURN listener saw the address the browser\'s UDP traffic leaves from, tied to this page by per-page credentials, that decides too, and a page that rewrote its candidates cannot hide it: the check is then the server\'s.',
   ref: 'https://datatracker.ietf.org/doc/html/rfc8828',

@@ -12,6 +12,7 @@ const botCheck = checkOn<BotDetectorSignals>()
 export const windowChrome = botCheck({
   id: 'window-chrome',
   name: 'Window has browser chrome around the page',
+  found: 'the window has no browser chrome around the page',
   source: 'client',
   why: "A visible browser window is taller than its page (tabs, address bar); headless windows are not (outer == inner), and some report 0. Full-screen (F11) and kiosk windows are the known false positives, so equal sizes only warn; 0 fails. Firefox with privacy.resistFingerprinting reports the page's size as the window's and the screen's (RFPTarget WindowOuterSize and ScreenRect): on a SpiderMonkey engine (told by its error messages, not the user agent) a window, page and screen of one size pass. A headless Firefox whose screen is its window's size passes too, the known false negative.",
   needs: ['window'],
@@ -31,6 +32,7 @@ export const windowChrome = botCheck({
 export const windowFitsScreen = botCheck({
   id: 'window-fits-screen',
   name: 'Window fits on the screen',
+  found: 'the window does not fit on the screen',
   source: 'client',
   why: 'Headless Chromium keeps an 800×600 screen whatever --window-size gives the window, and emulated viewports ignore the screen; a real window is at most a few pixels larger than the screen (Windows draws maximised borders just off-screen). People have windows larger than their screen too: stretched across two monitors (the screen is one of them), or a browser\'s default size on a small or scaled screen without a window manager to shrink it (GNOME Web opens at 1024×768 on a 960×540 scaled screen), so a larger window fails only on headless Chromium\'s 800×600 screen and warns elsewhere.',
   needs: ['window', 'screen'],

@@ -47,6 +47,7 @@ const check = checkOn<HttpHeadersSignals>()
 export const headerOrder = check({
   id: 'header-order',
   name: 'Header order is typical of the claimed browser',
+  found: 'the header order is not the claimed browser\'s',
   source: 'server',
   why: 'Each engine writes headers in its own fixed order (Chromium: client hints around User-Agent, Accept-Encoding then Accept-Language last; Firefox: User-Agent right after Host, Accept-Language before Accept-Encoding). HTTP libraries and proxies that rebuild requests use their own order, and headers added through a browser\'s automation protocol land out of place (Playwright\'s locale override puts Accept-Language next to User-Agent). The order is read off the wire by the TLS evidence listener.',
   needs: [],
@@ -74,6 +75,7 @@ export const headerOrder = check({
 export const headerCaseHttpVersion = check({
   id: 'header-case-http-version',
   name: 'Header case and HTTP version fit the browser',
+  found: 'header case or HTTP version do not fit the browser',
   source: 'server',
   why: 'Over HTTP/1.1 browsers write headers in their own capitalisation (Chrome: "User-Agent", "sec-ch-ua"), and they use HTTP/2 or 3 wherever offered; libraries write other cases and stay on HTTP/1.1.',
   ref: 'https://www.rfc-editor.org/rfc/rfc9113#section-8.2.1',

@@ -9,6 +9,7 @@ import { checkOn, na } from './define'
 export const permissionsWorker = checkOn<PermissionsApiSignals>()({
   id: 'permissions-worker',
   name: 'A worker sees the same permission states',
+  found: 'a worker sees other permission states',
   source: 'client',
   why: 'Workers have their own navigator.permissions; a patch applied to the page does not reach them. The same setting must give the same state in both.',
   ref: 'https://developer.mozilla.org/docs/Web/API/WorkerNavigator/permissions',

@@ -35,6 +35,7 @@ const SAME_GPU = 'the page’s GPU strings and pixels'
 export const workerWebgl = workerCheck({
   id: 'worker-webgl',
   name: 'A worker sees the same GPU',
+  found: 'a worker sees another GPU',
   source: 'client',
   why: 'An OffscreenCanvas in a worker uses the same GPU and driver as the page, so the strings and the pixels are the same (Chromium and Firefox alike). Spoofing that patches getParameter or readPixels in the page only shows a different GPU in the worker. Pixels that differ only warn, and are not compared when anti-fingerprinting noises the read-back (reported by the canvas checks).',
   ref: 'https://developer.mozilla.org/docs/Web/API/OffscreenCanvas/getContext',
@@ -56,6 +57,7 @@ export const workerWebgl = workerCheck({
 export const workerCanvas = workerCheck({
   id: 'worker-canvas',
   name: 'A worker draws the same 2D image',
+  found: 'a worker draws another 2D image',
   source: 'client',
   why: 'The same 2D drawing on an OffscreenCanvas in a worker uses the same rasteriser as the page and gives the same pixels; canvas spoofing applied to the page only differs. Shapes without text are compared in every engine; the drawing with text only on Blink, because Gecko anti-aliases text on an OffscreenCanvas differently from a page canvas (Firefox ESR 153). The engine is told by its error messages, not by the user agent. Not applicable when anti-fingerprinting noises or blocks the page’s canvas (reported once by the canvas checks).',
   ref: 'https://html.spec.whatwg.org/multipage/canvas.html#the-offscreencanvas-interface',

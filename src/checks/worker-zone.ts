@@ -12,6 +12,7 @@ const onTime = checkOn<TimezoneGeoSignals>()
 export const tzWorker = onTime({
   id: 'tz-worker',
   name: 'A worker sees the same zone',
+  found: 'a worker sees another zone',
   source: 'client',
   why: 'Browser-wide emulation and the OS zone apply to workers too; JavaScript patches of Date, Intl or navigator in the page do not reach a worker’s own globals. A different zone or offset there is a spoofing script that forgot workers. So are different languages: a worker’s navigator.languages comes from the same preference list as the page’s in Chromium and Firefox (resistFingerprinting included), and only a page-level override differs (fingerprint-injector sets ["en-US"] in the page while its worker keeps ["en-US", "en"]), as bot-detector’s worker-consistency also judges. The known false positive is an extension that patches navigator.languages in the page only.',
   ref: 'https://html.spec.whatwg.org/multipage/workers.html#the-workernavigator-object',

@@ -28,6 +28,7 @@ function languageRegions(intl: IntlZone | undefined, accept: readonly string[]):
 export const zoneLanguage = onTime({
   id: 'zone-language',
   name: 'Zone fits the languages’ regions',
+  found: 'the zone fits none of the languages’ regions',
   source: 'client',
   why: 'The regions of the preferred languages (explicit, like de-AT, or likely, like de → DE) usually include the time zone, or at least one with the same offsets. Expatriates and English-language setups make mismatches common, so this only adds a small warning; it mostly helps to explain other findings.',
   needs: [],
@@ -47,6 +48,7 @@ export const zoneLanguage = onTime({
 export const ipZone = onTime({
   id: 'ip-zone',
   name: 'Zone and languages fit the IP’s location',
+  found: 'zone and languages do not fit the IP’s location',
   source: 'server',
   why: 'The strongest check of a time zone is the location of the address the request came from: a browser in Europe/Berlin behind a US address is behind a proxy or VPN, or its zone is faked. The country comes from the offline IP database (geofeeds, then RIR whois); a zone passes when it is one of the country\'s (CLDR) or has the same offsets in January and July, so neighbours in one zone pass. Travellers who keep their home zone are the false positive. With the zone right, languages that fit neither the country nor English only warn.',
   needs: [],

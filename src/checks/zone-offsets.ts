@@ -14,6 +14,7 @@ const day = (at: number) => new Date(at).toISOString().slice(0, 10)
 export const tzOffsetsConsistent = onTime({
   id: 'tz-offsets-consistent',
   name: 'Date offsets follow the zone’s rules',
+  found: 'Date offsets break the zone’s rules',
   source: 'client',
   why: 'getTimezoneOffset at fixed instants (January and July of 1970, 1990, 2000, 2010, this year, and now) must equal what the reported zone’s rules give through Intl in the same browser: both come from the same tzdata. Spoofers that rename the zone or return a constant offset break this, usually in summer or in the past.',
   needs: ['offsets'],
@@ -35,6 +36,7 @@ export const tzOffsetsConsistent = onTime({
 export const tzRulesServer = onTime({
   id: 'tz-rules-server',
   name: 'Offsets match the zone on the server’s clock data',
+  found: 'offsets differ from the zone on the server’s clock data',
   source: 'client',
   why: 'The server re-computes the claimed zone’s offsets with its own ICU. A mismatch this year or last means the offsets were invented; a mismatch only in past years can be a different tzdata version (zones merged in 2022 changed some pre-1970 history), so it only warns. A zone name the server does not know is either newer than its data or made up.',
   ref: 'https://data.iana.org/time-zones/tz-link.html',
@@ -58,6 +60,7 @@ export const tzRulesServer = onTime({
 export const tzDateString = onTime({
   id: 'tz-date-string',
   name: 'Date.toString agrees with the offset and zone name',
+  found: 'Date.toString contradicts the offset or zone name',
   source: 'client',
   why: 'Date.prototype.toString prints the offset and zone name from the engine’s own time-zone code; a patched getTimezoneOffset leaves it unchanged (fail). A name unlike Intl’s long name for the zone warns: it can also come from an unusual locale.',
   ref: 'https://tc39.es/ecma262/#sec-timezoneestring',

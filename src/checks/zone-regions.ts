@@ -35,6 +35,7 @@ const zoneCheck = checkOn<ZoneSignals>()
 export const utcZone = zoneCheck({
   id: 'utc-zone',
   name: 'Time zone is a regional one',
+  found: 'the time zone is UTC, not a regional one',
   source: 'client',
   why: 'UTC is what servers, containers, CI machines and cloud desktops run in, so headless browsers there report it; so did Tor Browser and Firefox with resistFingerprinting before Firefox 128 (since then they report Atlantic/Reykjavik). People\'s machines are set to a regional zone, though some in UTC±0 countries set UTC on purpose, so it only warns.',
   expected: 'a regional zone such as Europe/Paris',
@@ -45,6 +46,7 @@ export const utcZone = zoneCheck({
 export const zoneVsAcceptLanguage = zoneCheck({
   id: 'zone-vs-accept-language',
   name: 'Time zone fits the Accept-Language regions',
+  found: 'the time zone fits none of the Accept-Language regions',
   source: 'server',
   why: 'The regions of the languages the browser sends (de-AT → AT, de → DE) usually include its time zone or one with the same offsets. A mismatch alone is common (expatriates, English setups), so it only warns; with the IP country (zone-vs-ip-country) it shows which side a VPN changed.',
   needs: ['zone'],

@@ -5,7 +5,7 @@ import { chromeServer, humanChrome, judge, playwrightHeadless } from './tools/bo
 
 type S = { a: { ok: true; value: number } | { ok: false; error: { kind: 'timeout'; message: string } } }
 const on = checkOn<S>()
-const base = { name: 'n', source: 'client' as const, why: 'w', needs: ['a' as const] }
+const base = { name: 'n', found: 'f', source: 'client' as const, why: 'w', needs: ['a' as const] }
 
 describe('runChecks', () => {
   test("a check whose definition gives the expectation is served with it; a judge's own text comes first", () => {

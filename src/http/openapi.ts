@@ -12,13 +12,15 @@ import { Elysia } from 'elysia'
 import { openapi } from '@elysiajs/openapi'
 import type { TSchema } from '@sinclair/typebox'
 import { version } from '../../package.json'
-import { ApiDocsPage } from '../pages/docs'
+import { ApiDocsPage, DOCS_PATH, ownPageSchemas, SCHEMA_PAGES_PATH, SchemaPage } from '../pages/docs'
 import type { ApiDocument } from '../pages/openapi-parts'
+import { NotFoundPage } from '../pages/tools'
 import { apiComponents } from './api-schemas'
 import type { AppDeps } from './deps'
+import { filledOnce, ORIGIN_SLOT, renderedOnce, type RenderedOnce } from './rendered'
 
 export const OPENAPI_PATH = '/openapi.json'
-export const DOCS_PATH = '/docs'
+export { DOCS_PATH }
 
 type JsonSchema = Record<string, unknown>
 const isObject = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -138,8 +140,9 @@ function documentation() {
 }
 
 /**
- * GET /openapi.json (the plugin, with its UI off) and GET /docs. Only the JSON API is
- * documented: /api/* and /healthz; the HTML pages and assets are left out.
+ * GET /openapi.json (the plugin, with its UI off), GET /docs and GET /docs/schemas/<name>.
+ * Only the JSON API is documented: /api/* and /healthz; the HTML pages and assets are left out.
+ * Each is rendered once, at its first request, and then served from memory (src/http/rendered.ts).
  */
 export function apiDocs(deps: Pick<AppDeps, 'assets'>) {
   const spec = openapi({
@@ -149,17 +152,36 @@ export function apiDocs(deps: Pick<AppDeps, 'assets'>) {
     // staticFile: false, or the plugin drops every path with a dot in it (/.well-known/jwks.json).
     exclude: { paths: [/^(?!\/api\/|\/healthz$|\/\.well-known\/jwks\.json$)/], staticFile: false },
   })
-  // The document exactly as /openapi.json serves it (the plugin builds it once and caches it).
+  // The document the plugin builds from the routes (it caches the object itself).
   const specRoute = spec.routes.find((r) => r.path === OPENAPI_PATH)
   if (!specRoute) throw new Error(`The OpenAPI plugin did not register ${OPENAPI_PATH}`)
   const document = () => (specRoute.handler as () => ApiDocument)()
 
-  return new Elysia({ name: 'api-docs' }).use(spec).get(
-    DOCS_PATH,
-    async ({ request }) => {
-      const page = await ApiDocsPage({ doc: document(), baseUrl: new URL(request.url).origin, assets: deps.assets })
-      return new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } })
-    },
-    { detail: { hide: true } },
+  const json = renderedOnce(() => JSON.stringify(document()))
+  const docs = filledOnce(() => ApiDocsPage({ doc: document(), baseUrl: ORIGIN_SLOT, assets: deps.assets }))
+  const schemaPages = new Map<string, RenderedOnce>()
+  const schemaPage = (name: string): RenderedOnce | undefined => {
+    if (!schemaPages.size) for (const n of ownPageSchemas(document())) schemaPages.set(n, renderedOnce(() => SchemaPage({ doc: document(), name: n, assets: deps.assets })))
+    return schemaPages.get(name)
+  }
+  const HTML = { 'content-type': 'text/html; charset=utf-8' }
+
+  return (
+    new Elysia({ name: 'api-docs' })
+      .use(spec)
+      // Registered after the plugin's route for the same path, so this one answers: the
+      // document's JSON text made once, instead of the plugin's object serialised per request
+      // (tests/openapi.test.ts checks both that it answers and that it renders once).
+      .get(OPENAPI_PATH, async () => new Response(await json.bytes(), { headers: { 'content-type': 'application/json;charset=utf-8' } }), { detail: { hide: true } })
+      .get(DOCS_PATH, async ({ request }) => new Response(await docs.body(new URL(request.url).origin), { headers: HTML }), { detail: { hide: true } })
+      .get(
+        `${SCHEMA_PAGES_PATH}/:name`,
+        async ({ params, request }) => {
+          const page = schemaPage(params.name)
+          if (!page) return new Response(await NotFoundPage({ assets: deps.assets, path: new URL(request.url).pathname }), { status: 404, headers: HTML })
+          return new Response(await page.bytes(), { headers: HTML })
+        },
+        { detail: { hide: true } },
+      )
   )
 }

@@ -11,6 +11,7 @@ import { DEFAULT_PAGE_NONCE_LIMIT, generateNonce, NONCE_TTL_SECONDS } from '../c
 import { networkKey } from '../core/ip'
 import { hashSecret, randomBase62 } from '../core/keys'
 import { probeAsset } from './assets'
+import { renderedOnce } from './rendered'
 import type { AppDeps } from './deps'
 import { errorResponse } from './json'
 import { PROBE_FRAME_CSP, toolPageCsp } from './page'
@@ -45,8 +46,10 @@ export function toolsPages(deps: AppDeps) {
   if (deps.evidence?.tlsPort !== undefined) listenerData['data-tls-port'] = String(deps.evidence.tlsPort)
   if (deps.evidence?.stunPort !== undefined) listenerData['data-stun-port'] = String(deps.evidence.stunPort)
   if (deps.evidence?.dnsZone !== undefined) listenerData['data-dns-zone'] = deps.evidence.dnsZone
+  // The index is the same for everyone: rendered once, then served from memory (src/http/rendered.ts).
+  const index = renderedOnce(() => IndexPage({ assets }))
   return new Elysia({ name: 'tools-pages' })
-    .get('/', async () => new Response(await IndexPage({ assets }), { headers: HTML }))
+    .get('/', async () => new Response(await index.bytes(), { headers: HTML }))
     .get('/tools/:tool', async ({ params, request, server }) => {
       const tool = TOOLS.find((t) => t.id === params.tool)
       if (!tool) {

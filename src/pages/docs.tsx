@@ -2,11 +2,35 @@
 // operation, parameter, request body and response in it, the security schemes and the
 // component schemas, plus curl examples. Nothing here knows the routes; a route added with a
 // `detail` shows up here as it does in the document.
+//
+// The page stays light (about 100 KB of HTML; docs/performance.md): a schema whose JSON is
+// larger than OWN_PAGE_BYTES (the tools' results schemas, 11–37 KB each) is listed there with
+// its description and has a page of its own, /docs/schemas/<name> (SchemaPage); links to it
+// from anywhere go there.
 
 import type { AssetStore } from '../http/assets'
 import { Layout } from './layout'
-import { type ApiDocument, type ApiOperation, descriptionOf, Examples, FieldsTable, Paragraphs, pretty, resolveHeader, schemaAnchor, SchemaLinks, Text, typeText } from './openapi-parts'
+import { type ApiDocument, type ApiOperation, descriptionOf, Examples, FieldsTable, type Json, Paragraphs, pretty, resolveHeader, schemaAnchor, type SchemaHref, SchemaLinks, Text, typeText } from './openapi-parts'
 import { TableHead } from './table-head'
+
+export const DOCS_PATH = '/docs'
+/** Where a schema with a page of its own is served: `/docs/schemas/<name>`. */
+export const SCHEMA_PAGES_PATH = `${DOCS_PATH}/schemas`
+/** A schema whose JSON is longer than this gets a page of its own. */
+export const OWN_PAGE_BYTES = 4096
+
+/** The component schemas that have a page of their own, in the document's order. */
+export function ownPageSchemas(doc: ApiDocument): string[] {
+  return Object.entries(doc.components?.schemas ?? {})
+    .filter(([, schema]) => JSON.stringify(schema).length > OWN_PAGE_BYTES)
+    .map(([name]) => name)
+}
+
+/** Links to schemas as seen from `here` (the docs page, or one schema's page). */
+function schemaHrefs(doc: ApiDocument, here: 'docs' | 'own-page'): SchemaHref {
+  const own = new Set(ownPageSchemas(doc))
+  return (name) => (own.has(name) ? `${SCHEMA_PAGES_PATH}/${encodeURIComponent(name)}` : here === 'docs' ? `#${schemaAnchor(name)}` : `${DOCS_PATH}#${schemaAnchor(name)}`)
+}
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'] as const
 
@@ -40,8 +64,8 @@ function securityText(doc: ApiDocument, op: ApiOperation): string {
   return `${op.security.map((req) => Object.keys(req).map(describe).join(' and ')).join(', or ')}.`
 }
 
-function Operation(props: { doc: ApiDocument; entry: Entry }): JSX.Element {
-  const { doc, entry } = props
+function Operation(props: { doc: ApiDocument; entry: Entry; href: SchemaHref }): JSX.Element {
+  const { doc, entry, href } = props
   const { op } = entry
   const body = op.requestBody
   return (
@@ -71,7 +95,7 @@ function Operation(props: { doc: ApiDocument; entry: Entry }): JSX.Element {
                   </td>
                   <td safe>{p.in}</td>
                   <td>
-                    <SchemaLinks schema={p.schema} />
+                    <SchemaLinks schema={p.schema} href={href} />
                   </td>
                   <td>{p.required ? 'yes' : 'no'}</td>
                   <td>
@@ -93,7 +117,7 @@ function Operation(props: { doc: ApiDocument; entry: Entry }): JSX.Element {
           {Object.entries(body.content ?? {}).map(([type, media]) => (
             <div>
               <p>
-                <code safe>{type}</code>: <SchemaLinks schema={media.schema} />
+                <code safe>{type}</code>: <SchemaLinks schema={media.schema} href={href} />
               </p>
               <Examples media={media} />
             </div>
@@ -135,7 +159,7 @@ function Operation(props: { doc: ApiDocument; entry: Entry }): JSX.Element {
               <td>
                 {Object.entries(r.content ?? {}).map(([type, media]) => (
                   <div>
-                    <code safe>{type}</code>: <SchemaLinks schema={media.schema} />
+                    <code safe>{type}</code>: <SchemaLinks schema={media.schema} href={href} />
                     <Examples media={media} />
                   </div>
                 ))}
@@ -172,6 +196,8 @@ export function ApiDocsPage(props: { doc: ApiDocument; baseUrl: string; assets: 
   const curl = curlExamples(doc, props.baseUrl)
   const schemes = Object.entries(doc.components?.securitySchemes ?? {})
   const schemas = Object.entries(doc.components?.schemas ?? {})
+  const own = new Set(ownPageSchemas(doc))
+  const href = schemaHrefs(doc, 'docs')
   return (
     <Layout title="API docs" assets={props.assets}>
       <h1 safe>{doc.info.title}</h1>
@@ -258,7 +284,7 @@ export function ApiDocsPage(props: { doc: ApiDocument; baseUrl: string; assets: 
             </h2>
             <Paragraphs text={tag.description} />
             {ops.map((entry) => (
-              <Operation doc={doc} entry={entry} />
+              <Operation doc={doc} entry={entry} href={href} />
             ))}
           </section>
         )
@@ -266,22 +292,64 @@ export function ApiDocsPage(props: { doc: ApiDocument; baseUrl: string; assets: 
 
       <section aria-labelledby="schemas">
         <h2 id="schemas">Schemas</h2>
-        {schemas.map(([name, schema]) => (
-          <section class="card" id={schemaAnchor(name)} aria-labelledby={`${schemaAnchor(name)}-title`}>
-            <h3 id={`${schemaAnchor(name)}-title`} safe>
-              {name}
-            </h3>
-            <Paragraphs text={descriptionOf(schema)} />
-            {schema.properties || schema.allOf ? <FieldsTable schema={schema} /> : <p safe>{`Type: ${typeText(schema)}`}</p>}
-            <details>
-              <summary>JSON Schema</summary>
-              <pre>
-                <code safe>{pretty(schema)}</code>
-              </pre>
-            </details>
-          </section>
-        ))}
+        {schemas.map(([name, schema]) =>
+          own.has(name) ? (
+            <section class="card" id={schemaAnchor(name)} aria-labelledby={`${schemaAnchor(name)}-title`}>
+              <h3 id={`${schemaAnchor(name)}-title`}>
+                <a href={href(name)} safe>
+                  {name}
+                </a>
+              </h3>
+              <Paragraphs text={descriptionOf(schema)} />
+              <p>
+                Its fields and JSON Schema are on <a href={href(name)}>its own page</a>.
+              </p>
+            </section>
+          ) : (
+            <SchemaSection name={name} schema={schema} href={href} />
+          ),
+        )}
       </section>
+    </Layout>
+  )
+}
+
+function SchemaSection(props: { name: string; schema: Json; href: SchemaHref; level?: 'h1' }): JSX.Element {
+  const { name, schema, href } = props
+  const title = props.level === 'h1' ? (
+    <h1 id={`${schemaAnchor(name)}-title`} safe>
+      {name}
+    </h1>
+  ) : (
+    <h3 id={`${schemaAnchor(name)}-title`} safe>
+      {name}
+    </h3>
+  )
+  return (
+    <section class="card" id={schemaAnchor(name)} aria-labelledby={`${schemaAnchor(name)}-title`}>
+      {title}
+      <Paragraphs text={descriptionOf(schema)} />
+      {schema.properties || schema.allOf ? <FieldsTable schema={schema} href={href} /> : <p safe>{`Type: ${typeText(schema)}`}</p>}
+      <details>
+        <summary>JSON Schema</summary>
+        <pre>
+          <code safe>{pretty(schema)}</code>
+        </pre>
+      </details>
+    </section>
+  )
+}
+
+/** A schema's own page (`/docs/schemas/<name>`), for one of ownPageSchemas(doc); links lead back to /docs. */
+export function SchemaPage(props: { doc: ApiDocument; name: string; assets: AssetStore }): JSX.Element {
+  const { doc, name } = props
+  const schema = doc.components?.schemas?.[name] ?? {}
+  return (
+    <Layout title={`${name} · API docs`} assets={props.assets}>
+      <p class="muted">
+        <a href={DOCS_PATH}>API docs</a> · <a href={`${DOCS_PATH}#schemas`}>Schemas</a> · OpenAPI document: <a href="/openapi.json">/openapi.json</a>
+      </p>
+      <SchemaSection name={name} schema={schema} href={schemaHrefs(doc, 'own-page')} level="h1" />
     </Layout>
   )
 }

@@ -53,6 +53,11 @@ export interface ApiHeader {
 export const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1)
 export const schemaAnchor = (name: string) => `schema-${name}`
 
+/** Where a link to a component schema goes (its section on /docs, or its own page). */
+export type SchemaHref = (name: string) => string
+/** A link to a schema's section on the same page. */
+export const onThisPage: SchemaHref = (name) => `#${schemaAnchor(name)}`
+
 /** A header object, following a `$ref` into components.headers. */
 export function resolveHeader(doc: ApiDocument, h: ApiHeader | Json): ApiHeader {
   const ref = (h as Json).$ref
@@ -79,8 +84,9 @@ export function typeText(s: Json | undefined): string {
   return `${type}${range}${format}`
 }
 
-/** The schemas a type refers to, as links to their sections below. */
-export function SchemaLinks(props: { schema: Json | undefined }): JSX.Element {
+/** The schemas a type refers to, as links to their sections (or their own pages: `href`). */
+export function SchemaLinks(props: { schema: Json | undefined; href?: SchemaHref }): JSX.Element {
+  const href = props.href ?? onThisPage
   const names: string[] = []
   const walk = (s: Json | undefined) => {
     if (!s) return
@@ -95,7 +101,7 @@ export function SchemaLinks(props: { schema: Json | undefined }): JSX.Element {
       {[...new Set(names)].map((n, i) => (
         <>
           {i > 0 ? ' or ' : ''}
-          <a href={`#${schemaAnchor(n)}`} safe>
+          <a href={href(n)} safe>
             {n}
           </a>
         </>
@@ -127,7 +133,7 @@ export function fieldsOf(schema: Json, prefix = '', depth = 0): Field[] {
   return out
 }
 
-export function FieldsTable(props: { schema: Json }): JSX.Element {
+export function FieldsTable(props: { schema: Json; href?: SchemaHref }): JSX.Element {
   const fields = fieldsOf(props.schema)
   if (!fields.length) return ''
   return (
@@ -140,7 +146,7 @@ export function FieldsTable(props: { schema: Json }): JSX.Element {
               <code safe>{f.name}</code>
             </td>
             <td>
-              <SchemaLinks schema={f.schema} />
+              <SchemaLinks schema={f.schema} href={props.href} />
             </td>
             <td>{f.required ? 'yes' : 'no'}</td>
             <td>

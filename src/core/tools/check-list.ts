@@ -74,7 +74,7 @@ export function checksMarkdown(): string {
   }
   out.push('## Why each check matters', '')
   for (const { def, weights } of [...all].sort((a, b) => a.def.id.localeCompare(b.def.id))) {
-    out.push(`### ${def.id}`, '', `**${cell(def.name)}** (${def.source}; ${weights.map((w) => `${w.tool} ${w.weight}`).join(', ')}). ${def.why}${def.expected ? ` Expected: ${cell(def.expected)}.` : ''}${def.ref ? ` Source: <${def.ref}>.` : ''}`, '')
+    out.push(`### ${def.id}`, '', `**${cell(def.name)}** (${def.source}; ${weights.map((w) => `${w.tool} ${w.weight}`).join(', ')}). ${def.why}${def.expected ? ` Expected: ${cell(def.expected)}.` : ''} Found when it fires: ${cell(def.found)}.${def.ref ? ` Source: <${def.ref}>.` : ''}`, '')
   }
   return out.join('\n')
 }

@@ -3,6 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { TOOL_SIGNALS } from '../../../common/signals'
 import { TOOLS } from '../../../common/tools'
+import { SPEC_SCORING_DEFS } from '../../checks/spec-scoring'
+import { foundText } from '../check-found'
 import { allChecks, checksMarkdown } from './check-list'
 import { TOOL_DEFINITIONS } from './registry'
 
@@ -40,6 +42,21 @@ describe('the tool registry', () => {
       expect(homes, def.id).toHaveLength(1)
       expect(homes[0], def.id).toStartWith('src/checks/')
     }
+  })
+
+  test('every check has both texts: its name (what a consistent browser does) and what it found when it fires, which differ', () => {
+    const defs = [...allChecks().map(({ def }) => def), ...SPEC_SCORING_DEFS]
+    expect(defs.length).toBeGreaterThan(100)
+    for (const def of defs) {
+      expect(def.name.trim().length, def.id).toBeGreaterThan(0)
+      expect(def.found.trim().length, def.id).toBeGreaterThan(0)
+      expect(def.found.toLowerCase(), def.id).not.toBe(def.name.toLowerCase())
+    }
+    // What the findings panels show for a fired check of each tool is that phrase.
+    for (const { id } of TOOLS) for (const [c] of TOOL_DEFINITIONS[id].checks) expect(foundText(id, c), `${id} ${c.id}`).toBe(c.found)
+    expect(foundText('bot-detector', { id: 'webdriver-flag', name: 'navigator.webdriver is not true' })).toBe('navigator.webdriver is true')
+    expect(foundText('bot-detector', { id: 'selenium', name: 'No Selenium traces' })).toBe('the client reported Selenium traces')
+    expect(foundText('bot-detector', { id: 'a-retired-check', name: 'Its old name' })).toBe('Its old name')
   })
 
   test('docs/checks.md is current (npm run docs:checks)', () => {

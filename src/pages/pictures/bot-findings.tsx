@@ -1,8 +1,11 @@
 // bot-detector's findings grouped by what they are: traces automation leaves (markers), values
 // the browser misreports (lies), values that contradict each other (consistency), and what the
 // service itself observed (server evidence). Each group lists its failed and warned checks,
-// worst first, and counts the rest; the table below has every check.
+// worst first, each by what it found (the check's `found` phrase: "navigator.webdriver is
+// true", not its name "navigator.webdriver is not true"), and counts the rest; the table
+// below has every check by name.
 
+import { foundText } from '../../core/check-found'
 import type { Check } from '../../core/scoring'
 
 export const KINDS = ['markers', 'lies', 'consistency', 'server'] as const
@@ -82,7 +85,7 @@ export function BotFindings(props: { checks: readonly Check[] }): JSX.Element {
                 {fired.map((c) => (
                   <li>
                     <a href={`#check-${c.id}`} class={`v-${c.verdict}`} safe>
-                      {c.name}
+                      {foundText('bot-detector', c)}
                     </a>
                   </li>
                 ))}

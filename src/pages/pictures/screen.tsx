@@ -1,9 +1,10 @@
 // screen-display's picture: the screen, its available area, the window and the viewport as
 // the page measured them, to scale (src/core/pictures/screen-layout.ts), each labelled with
 // its size where the label fits and listed with it under the picture; an area a tell fired on
-// is outlined in the verdict's colour and the legend names the check.
+// is outlined in the verdict's colour and the legend says what the check found.
 
 import { type Area, type PlacedArea, screenLayout } from '../../core/pictures/screen-layout'
+import { foundText } from '../../core/check-found'
 import type { Check } from '../../core/scoring'
 import type { ScreenMetrics, WindowMetrics } from '../../../common/signals/screen-display'
 
@@ -33,7 +34,9 @@ function Label(props: { a: PlacedArea; fs: number }): JSX.Element {
 }
 
 export function ScreenPicture(props: { screen: ScreenMetrics; window: WindowMetrics | null; checks: readonly Check[] }): JSX.Element {
-  const layout = screenLayout(props.screen, props.window, props.checks)
+  // The legend lists a fired tell by what it found ("the window has no browser chrome"), not by its name.
+  const findings = props.checks.map((c) => ({ id: c.id, verdict: c.verdict, name: foundText('screen-display', c) }))
+  const layout = screenLayout(props.screen, props.window, findings)
   if (!layout) return ''
   const { box, areas } = layout
   const fs = Math.max(box.width, box.height) / 24

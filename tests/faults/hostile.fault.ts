@@ -122,7 +122,7 @@ describe('the embedded default in 384 MB, under hostile clients (issue 33)', () 
     const tlsPort = Number(/listening on https:\/\/[\d.]+:(\d+)/.exec(out)?.[1])
     expect(http).toBeDefined()
     const base = http!
-    const keyRes = await fetch(`${base}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'hostile@example.test', plan: 'free' }) })
+    const keyRes = await fetch(`${base}/api/admin/keys`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'hostile@example.test', plan: 'business' }) })
     const key = ((await keyRes.json()) as { key: string }).key
     // Warm: the pages and the API once, as after any real start.
     await fetch(`${base}/docs`).then((r) => r.arrayBuffer())

@@ -18,6 +18,7 @@ import { startDnsListener } from './listeners/dns'
 import { startTlsListener } from './listeners/tls'
 import { loadIpDatabaseOffThread } from './ip-database'
 import { stdoutLines } from './log-lines'
+import { createMetrics } from './metrics'
 import type { JudgeContext } from './checks/define'
 
 async function main() {
@@ -42,6 +43,8 @@ async function main() {
     database = await openPglite(dir)
   }
   await database.migrate()
+  // Kept only when they can be read: GET /metrics needs METRICS_TOKEN (src/http/metrics.ts).
+  const metrics = config.metricsToken ? createMetrics({ db: database.load }) : undefined
   // PGlite sets the files of a database it creates (and a few it rewrites at each start) to
   // 0666 itself, past the umask.
   if (!config.databaseUrl) securedDataDir(config.dataDir, 'files PGlite wrote')
@@ -66,7 +69,7 @@ async function main() {
     config.tlsPort === undefined
       ? undefined
       : await startTlsListener(
-          { db: database.db, clock: () => new Date(), log: stamped, trustedProxies: config.trustedProxies },
+          { db: database.db, clock: () => new Date(), log: stamped, trustedProxies: config.trustedProxies, onLimited: metrics?.limited },
           { port: config.tlsPort, host: config.host, certFile: config.tlsCertFile, keyFile: config.tlsKeyFile, dataDir: config.dataDir },
         ).catch((e: unknown) => {
           throw new Error(`Cannot start the HTTPS listener on ${config.host}:${config.tlsPort}: ${e instanceof Error ? e.message : String(e)} (set TLS_PORT to a free port, or to off)`)
@@ -98,6 +101,8 @@ async function main() {
     assets,
     signer,
     log,
+    metrics,
+    metricsToken: config.metricsToken,
     evidence: { ...(stunListener ? { stunPort: stunListener.port } : {}), ...(tlsListener ? { tlsPort: tlsListener.port } : {}), ...(dnsListener ? { dnsZone: config.dnsZone } : {}) },
     judge,
   })

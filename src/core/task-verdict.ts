@@ -8,8 +8,8 @@
 //   `ordinary` (80 and over: "Looks like an ordinary, consistent browser"), `suspicious`
 //   (41–79), `detected` (40 and under: "Automation, spoofing or leaks detected"). Tools whose
 //   headline is a sentence of their own still get the band of their score here. (A
-//   bot-detector task always carries its verdict; one without it would get its band in
-//   bot-detector's words: human, suspicious, bot.)
+//   bot-detector body of the interface spec's shape, scored from its own `scoring` entries,
+//   carries no verdict: it gets its score's band in bot-detector's words, human, suspicious, bot.)
 
 import { BOT_VERDICTS } from '../checks/automation-verdict'
 import type { ToolId } from '../../common/tools'

@@ -5,6 +5,7 @@
 import type { Socket } from 'node:net'
 import type { Db } from '../../db/client'
 import { clientAddress, normalizeIp, type Cidr } from '../core/ip'
+import type { OnLimited } from '../core/limits'
 import type { Http1Record, Http2Record, TlsRecord } from '../evidence/tls-records'
 import type { ConnectionRecords } from './https-requests'
 
@@ -14,6 +15,8 @@ export interface TlsListenerDeps {
   log?: (line: string) => void
   /** TRUSTED_PROXIES: peers whose PROXY protocol header and X-Forwarded-For are believed. */
   trustedProxies?: readonly Cidr[]
+  /** Called once each time one of the listener's limits refuses or closes a connection (src/core/limits.ts). */
+  onLimited?: OnLimited | undefined
 }
 
 /** The app's fetch handler (Elysia's `app.handle`). */

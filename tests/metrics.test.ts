@@ -9,6 +9,8 @@ import { createMetrics, type Metrics } from '../src/metrics'
 import { buildTestApp, makeKey, specBotResults } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 import { samples, value } from './support/exposition'
+import { WebClient } from './support/web-client'
+import { LOGIN_THROTTLE } from '../src/core/throttle'
 
 const HOOK_TIMEOUT_MS = 60_000
 const BASE = 'http://localhost'
@@ -124,4 +126,23 @@ describe.each(testDrivers())('GET /metrics on %s', (driver) => {
     expect(grew('antibot_task_fetches_total', { status: '429' })).toBe(1)
     expect(grew('antibot_limited_total', { limit: 'task_misses' })).toBe(1)
   })
+
+  test("the account forms' throttles: each refused sign-up and log-in is counted under its limit", async () => {
+    const own = createMetrics()
+    const { app: forms } = await buildTestApp(tdb.db, { metrics: own, metricsToken: TOKEN, signupLimit: { max: 1, windowSeconds: 3600 } })
+    const c = new WebClient(forms)
+    await c.get('/signup')
+    expect((await c.post('/signup', { email: `a-${Date.now()}@example.test`, password: 'correct horse battery' })).status).toBe(200)
+    expect((await c.post('/signup', { email: `b-${Date.now()}@example.test`, password: 'correct horse battery' })).status).toBe(429)
+    const statuses: number[] = []
+    for (let i = 0; i <= LOGIN_THROTTLE.address.max; i++) statuses.push((await c.logIn(`nobody-${i}@example.test`, 'wrong password here')).status)
+    expect(statuses.filter((x) => x === 429)).toHaveLength(1)
+    await new Promise((r) => setImmediate(r))
+    await new Promise((r) => setImmediate(r))
+    const text = await own.text()
+    expect(value(text, 'antibot_limited_total', { limit: 'signup' })).toBe(1)
+    expect(value(text, 'antibot_limited_total', { limit: 'login' })).toBe(1)
+    expect(value(text, 'antibot_http_requests_total', { route: '/login', method: 'POST', status: '429' })).toBe(1)
+    expect(text).not.toContain('example.test')
+  }, HOOK_TIMEOUT_MS)
 })

@@ -70,13 +70,16 @@ describe('createMetrics', () => {
     expect(value(text, 'antibot_tasks_server_evidence_total', { evidence: 'without' })).toBe(2)
   })
 
-  test('limits: every one is listed from the start, and counted per refusal', async () => {
+  test('limits: every one is listed from the start, and counted per refusal; a name not listed is counted as other', async () => {
     const m = createMetrics()
     m.limited('task_misses')
     m.limited('task_misses')
     m.limited('h2_resets')
+    m.limited('user@example.test')
     const text = await m.text()
     for (const limit of LIMITS) expect(value(text, 'antibot_limited_total', { limit })).toBe(limit === 'task_misses' ? 2 : limit === 'h2_resets' ? 1 : 0)
+    expect(value(text, 'antibot_limited_total', { limit: 'other' })).toBe(1)
+    expect(text).not.toContain('example.test')
   })
 
   test("the database's pool and failed statements are read from its load at the scrape", async () => {

@@ -6,7 +6,7 @@
 // route is its template ('/api/antibot/tasks/:task_id'; 'unmatched' where no route matched),
 // a method one of the standard ones (else 'other'), a status the response's code, a tool one
 // of the 14 ids, a verdict a word of src/core/task-verdict.ts, an evidence kind one of
-// src/evidence/caps.ts, a limit a name of src/core/limits.ts, a database error a code.
+// src/evidence/caps.ts, a limit a name of src/core/limits.ts (else 'other'), a database error a code.
 //
 // The hot path (one call per request) does no formatting: the series of a route, method and
 // status is looked up in nested maps and kept (prom-client's children), and the database's and
@@ -15,7 +15,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { TOOL_IDS, type ToolId } from '../common/tools'
 import type { DbLoad } from '../db/client'
-import { LIMITS, type LimitName, type OnLimited } from './core/limits'
+import { LIMITS, type OnLimited } from './core/limits'
 import { taskVerdict, taskVerdicts } from './core/task-verdict'
 import { EVIDENCE_KINDS } from './evidence/caps'
 
@@ -103,12 +103,13 @@ export function createMetrics(opts: { db?: () => DbLoad } = {}): Metrics {
   const withoutEvidence = judged.labels('without')
   withEvidence.inc(0)
   withoutEvidence.inc(0)
-  const limitChildren = new Map<LimitName, CounterChild>()
-  for (const limit of LIMITS) {
+  const limitChildren = new Map<string, CounterChild>()
+  for (const limit of [...LIMITS, 'other']) {
     const child = limited.labels(limit)
     child.inc(0)
     limitChildren.set(limit, child)
   }
+  const otherLimit = limitChildren.get('other')!
   const evidenceChildren = EVIDENCE_KINDS.map((kind) => evidence.labels(kind))
   const evidenceIndex = new Map<string, number>(EVIDENCE_KINDS.map((kind, i) => [kind, i]))
 
@@ -202,7 +203,7 @@ export function createMetrics(opts: { db?: () => DbLoad } = {}): Metrics {
       ;(seen ? withEvidence : withoutEvidence).inc()
     },
     limited(limit) {
-      limitChildren.get(limit)?.inc()
+      ;(limitChildren.get(limit) ?? otherLimit).inc()
     },
     text: () => registry.metrics(),
     contentType: registry.contentType,

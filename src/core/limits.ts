@@ -2,8 +2,9 @@
 // and as docs/operations.md lists them. A limit that refuses something — a request answered 429,
 // a connection refused or closed — calls the narrow hook it was given, `onLimited(name)`, once
 // per refusal: the app's limiters through `deps.metrics?.limited(name)`, the listeners through
-// `deps.onLimited?.(name)` (TlsListenerDeps). A new limit adds its name here (the metric's label
-// values are this list, so no other value can reach a label) and a line in docs/operations.md.
+// `deps.onLimited?.(name)` (TlsListenerDeps). A new limit adds its name here and a line in
+// docs/operations.md: the metric's label values are this list, and a name not in it is counted
+// under `other` (so no other value can reach a label, and nothing refused goes uncounted).
 
 export const LIMITS = [
   // POST /api/antibot/tasks over TASK_RATE_LIMIT for the client's network: 429.
@@ -19,9 +20,21 @@ export const LIMITS = [
   // An HTTP/2 connection past its budget of client resets (src/listeners/h2-guard.ts): GOAWAY
   // ENHANCE_YOUR_CALM, connection closed.
   'h2_resets',
+  // The HTTPS listener's budgets (issue 33, src/listeners/connection-budget.ts and
+  // https-serve.ts): a connection refused over the client network's or the listener's
+  // connection limits or its handshakes in progress; a request body over its route's limit; a
+  // connection that stalled (took no bytes, or sent none) past the stall timeout.
+  'connections_per_network',
+  'handshakes_per_network',
+  'connections_total',
+  'request_body',
+  'stall',
 ] as const
 
 export type LimitName = (typeof LIMITS)[number]
 
-/** Called once each time a limit refuses something. */
-export type OnLimited = (limit: LimitName) => void
+/**
+ * Called once each time a limit refuses something. Any name is taken (the listeners' own types
+ * name theirs); the metric counts those of LIMITS under their name, any other under `other`.
+ */
+export type OnLimited = (limit: LimitName | (string & {})) => void

@@ -5,7 +5,6 @@
 import type { Socket } from 'node:net'
 import type { Db } from '../../db/client'
 import { clientAddress, normalizeIp, type Cidr } from '../core/ip'
-import type { OnLimited } from '../core/limits'
 import type { Http1Record, Http2Record, TlsRecord } from '../evidence/tls-records'
 import type { ConnectionRecords } from './https-requests'
 
@@ -15,8 +14,8 @@ export interface TlsListenerDeps {
   log?: (line: string) => void
   /** TRUSTED_PROXIES: peers whose PROXY protocol header and X-Forwarded-For are believed. */
   trustedProxies?: readonly Cidr[]
-  /** Called once each time one of the listener's limits refuses or closes a connection (src/core/limits.ts). */
-  onLimited?: OnLimited | undefined
+  /** Told the name of a limit each time it refuses a connection or a request (for metrics). */
+  onLimited?: (limit: string) => void
 }
 
 /** The app's fetch handler (Elysia's `app.handle`). */

@@ -23,6 +23,52 @@ export interface Database {
   /** Applies pending migrations; safe to call from several instances at once. */
   migrate(): Promise<void>
   close(): Promise<void>
+  /** What the pool is doing now, and the statements that failed so far (read by src/metrics.ts). */
+  load(): DbLoad
+}
+
+export interface DbLoad {
+  /** Connections the pool may open: DB_POOL_SIZE on PostgreSQL, 1 on PGlite (one session). */
+  size: number
+  /**
+   * Statements sent and not answered yet (a transaction counts as one: it holds its
+   * connection throughout). Those beyond `size` wait: in the driver's queue, or behind another
+   * statement on a connection.
+   */
+  inFlight: number
+  /** Statements that failed, by statementErrorCode. */
+  errors: ReadonlyMap<string, number>
+}
+
+/**
+ * A failed statement's code, as metrics count it: PostgreSQL's SQLSTATE (57014: cancelled by
+ * the statement timeout; 53300: too many connections), the driver's code for a connection
+ * that failed (postgres.js 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', the socket's 'ECONNREFUSED'),
+ * or 'other'. Codes are short upper-case words from a fixed set; nothing else passes.
+ */
+export function statementErrorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && /^[0-9A-Z_]{2,40}$/.test(code) ? code : 'other'
+}
+
+/** Counts statements in flight and failures; a few integer updates per statement. */
+function statementLoad(size: number) {
+  let inFlight = 0
+  const errors = new Map<string, number>()
+  return {
+    started() {
+      inFlight++
+    },
+    done() {
+      inFlight--
+    },
+    failed(error: unknown) {
+      inFlight--
+      const code = statementErrorCode(error)
+      errors.set(code, (errors.get(code) ?? 0) + 1)
+    },
+    read: (): DbLoad => ({ size, inFlight, errors }),
+  }
 }
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url))
@@ -41,6 +87,7 @@ export interface PostgresOptions {
 
 export function openPostgres(url: string, options: PostgresOptions = {}): Database {
   const connectTimeoutSeconds = options.connectTimeoutSeconds ?? 5
+  const load = statementLoad(options.max ?? 10)
   const makeClient = () =>
     postgres(url, {
       max: options.max ?? 10,
@@ -76,18 +123,45 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     Object.assign(client.options.serializers, old.options.serializers)
     void old.end({ timeout: 5 }).catch(() => {})
   }
-  /** The query object itself (Drizzle calls .values() on it), with failures observed. */
+  /**
+   * The query object itself (Drizzle calls .values() on it), with failures observed and the
+   * statement counted in flight from the moment it is awaited (postgres.js sends it then).
+   */
   const observed = <Q extends PromiseLike<unknown>>(q: Q): Q => {
     const then = q.then.bind(q)
     Object.defineProperty(q, 'then', {
-      value: (ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) =>
-        then(ok, (e: unknown) => {
-          replacePoolAfter(e)
-          if (fail) return fail(e)
-          throw e
-        }),
+      value: (ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) => {
+        load.started()
+        return then(
+          (v: unknown) => {
+            load.done()
+            return ok ? ok(v) : v
+          },
+          (e: unknown) => {
+            load.failed(e)
+            replacePoolAfter(e)
+            if (fail) return fail(e)
+            throw e
+          },
+        )
+      },
     })
     return q
+  }
+  /** A statement or transaction awaited at once: counted, failures observed. */
+  const counted = <T>(run: () => Promise<T>): Promise<T> => {
+    load.started()
+    return run().then(
+      (v) => {
+        load.done()
+        return v
+      },
+      (e: unknown) => {
+        load.failed(e)
+        replacePoolAfter(e)
+        throw e
+      },
+    )
   }
   // Drizzle runs every statement through postgres.js `unsafe()`, which does not prepare by
   // default, so PostgreSQL would parse and plan the hot statements on every request. Prepared
@@ -102,17 +176,10 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       }
       if (prop === RAW_QUERY) {
         // rawRows: awaited at once, so the failure is observed on the promise itself.
-        return (query: string, params: unknown[]) =>
-          current.unsafe(query, params as never, { prepare: true }).catch((e: unknown) => {
-            replacePoolAfter(e)
-            throw e
-          })
+        return (query: string, params: unknown[]) => counted(() => current.unsafe(query, params as never, { prepare: true }))
       }
       if (prop === 'begin') {
-        return (...args: unknown[]) => (current.begin as (...a: unknown[]) => Promise<unknown>)(...args).catch((e: unknown) => {
-          replacePoolAfter(e)
-          throw e
-        })
+        return (...args: unknown[]) => counted(() => (current.begin as (...a: unknown[]) => Promise<unknown>)(...args))
       }
       const value = Reflect.get(current, prop, current)
       return typeof value === 'function' ? value.bind(current) : value
@@ -133,6 +200,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       }
     },
     close: () => client.end({ timeout: 5 }),
+    load: load.read,
   }
 }
 
@@ -192,12 +260,40 @@ export async function openPglite(dataDir?: string): Promise<Database> {
   if (dataDir) await initPgliteCluster(dataDir)
   const client = dataDir ? new PGlite(dataDir, pgliteOptions()) : new PGlite(pgliteOptions())
   await client.waitReady
+  const load = statementLoad(1)
+  countStatements(client, load)
   const db = drizzlePglite(client, { schema }) as unknown as Db
   return {
     db,
     driver: 'pglite',
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER }),
     close: () => client.close(),
+    load: load.read,
+  }
+}
+
+/**
+ * PGlite's entry points (what Drizzle and rawRows call; a transaction's own statements go
+ * through its `tx`, not these) counted in flight. PGlite runs one at a time: the rest wait.
+ */
+function countStatements(client: PGlite, load: ReturnType<typeof statementLoad>): void {
+  for (const name of ['query', 'exec', 'transaction'] as const) {
+    const run = (client[name] as (...args: unknown[]) => Promise<unknown>).bind(client)
+    Object.defineProperty(client, name, {
+      value: (...args: unknown[]) => {
+        load.started()
+        return run(...args).then(
+          (v) => {
+            load.done()
+            return v
+          },
+          (e: unknown) => {
+            load.failed(e)
+            throw e
+          },
+        )
+      },
+    })
   }
 }
 

@@ -20,6 +20,7 @@ import { toolsPages } from './http/tools'
 import { withSecurityHeaders } from './http/page'
 import { HSTS_HEADER, hstsValue } from './http/hsts'
 import { isHttpsRequest } from './http/web-session'
+import { metricsRoute } from './http/metrics'
 
 export type { AppDeps } from './http/deps'
 
@@ -28,12 +29,14 @@ export function createApp(deps: AppDeps) {
   /** Strict-Transport-Security for a response to a request that came over HTTPS (src/http/hsts.ts). */
   const hstsFor = (server: Parameters<typeof isHttpsRequest>[0], request: Request) => (hsts !== null && isHttpsRequest(server, request, deps.trustedProxies) ? hsts : null)
   const started = new WeakMap<Request, number>()
+  const { log, metrics } = deps
+  const timed = !!(log || metrics)
   const errorStatus = new WeakMap<Request, number>()
   const tasks = taskHandlers(deps)
   // The task endpoints are also native Bun.serve routes when the app listens (src/http/native.ts).
   const app = new Elysia({ serve: { routes: nativeTaskRoutes(tasks, deps) } as never })
     .onRequest(({ request }) => {
-      if (deps.log) started.set(request, performance.now())
+      if (timed) started.set(request, performance.now())
     })
     .onError(({ code, error, request, server }) => {
       const response = withSecurityHeaders(errorFor(deps.log, code, error, request))
@@ -56,12 +59,14 @@ export function createApp(deps: AppDeps) {
         if (sts) set.headers[HSTS_HEADER] = sts
       }
     })
-    .onAfterResponse(({ request, set, responseValue }) => {
-      if (!deps.log) return
+    .onAfterResponse(({ request, set, responseValue, route }) => {
+      if (!timed) return
       const t0 = started.get(request)
       const ms = t0 === undefined ? 0 : performance.now() - t0
       const status = errorStatus.get(request) ?? (responseValue instanceof Response ? responseValue.status : set.status)
-      deps.log(requestLogLine(request, status, ms))
+      if (log) log(requestLogLine(request, status, ms))
+      // `route`: the matched route's template, never the path (null when none matched).
+      if (metrics) metrics.request(route, request.method, typeof status === 'number' ? status : Number(status) || 0, ms / 1000)
     })
     .use(html({ autoDoctype: false }))
     .use(assetsRoutes(deps.assets))
@@ -75,6 +80,7 @@ export function createApp(deps: AppDeps) {
     .use(dashboardPages(deps))
     .use(accountKeys(deps))
     .use(apiDocs(deps))
+    .use(metricsRoute(deps))
   return app
 }
 

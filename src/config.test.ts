@@ -9,6 +9,7 @@ describe('parseConfig', () => {
       databaseUrl: undefined,
       dataDir: './data',
       adminToken: undefined,
+      metricsToken: undefined,
       trustedProxies: [],
       dbPoolSize: 10,
       logRequests: true,
@@ -153,6 +154,11 @@ describe('parseConfig', () => {
   test('refuses a DATABASE_URL that is not a PostgreSQL URL', () => {
     expect(() => parseConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/)
     expect(parseConfig({ DATABASE_URL: 'postgresql://x/y' }).databaseUrl).toBe('postgresql://x/y')
+  })
+
+  test('reads METRICS_TOKEN and refuses a short one', () => {
+    expect(parseConfig({ METRICS_TOKEN: 'a-long-enough-metrics-token' }).metricsToken).toBe('a-long-enough-metrics-token')
+    expect(() => parseConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/)
   })
 
   test('refuses a short ADMIN_TOKEN', () => {

@@ -18,6 +18,8 @@ const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATA_DIR: Type.String({ minLength: 1, default: './data' }),
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  // GET /metrics for Prometheus, behind this bearer token (src/http/metrics.ts); 404 unset.
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   TRUSTED_PROXIES: Type.String({ default: '' }),
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   LOG_REQUESTS: Type.Boolean({ default: true }),
@@ -62,6 +64,8 @@ export interface Config {
   databaseUrl: string | undefined
   dataDir: string
   adminToken: string | undefined
+  /** Enables GET /metrics (and the metrics kept for it); undefined = off. */
+  metricsToken: string | undefined
   trustedProxies: Cidr[]
   dbPoolSize: number
   logRequests: boolean
@@ -154,6 +158,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
     adminToken: e.ADMIN_TOKEN,
+    metricsToken: e.METRICS_TOKEN,
     trustedProxies: parseTrustedProxies(e.TRUSTED_PROXIES),
     dbPoolSize: e.DB_POOL_SIZE,
     logRequests: e.LOG_REQUESTS,

@@ -19,6 +19,7 @@ import { startDnsListener } from './listeners/dns'
 import { startTlsListener } from './listeners/tls'
 import { loadIpDatabaseOffThread } from './ip-database'
 import { stdoutLines } from './log-lines'
+import { createMetrics } from './metrics'
 import type { JudgeContext } from './checks/define'
 
 async function main() {
@@ -43,6 +44,8 @@ async function main() {
     database = await openPglite(dir)
   }
   await database.migrate()
+  // Kept only when they can be read: GET /metrics needs METRICS_TOKEN (src/http/metrics.ts).
+  const metrics = config.metricsToken ? createMetrics({ db: database.load }) : undefined
   // PGlite sets the files of a database it creates (and a few it rewrites at each start) to
   // 0666 itself, past the umask.
   if (!config.databaseUrl) securedDataDir(config.dataDir, 'files PGlite wrote')
@@ -67,7 +70,7 @@ async function main() {
     config.tlsPort === undefined
       ? undefined
       : await startTlsListener(
-          { db: database.db, clock: () => new Date(), log: stamped, trustedProxies: config.trustedProxies },
+          { db: database.db, clock: () => new Date(), log: stamped, trustedProxies: config.trustedProxies, onLimited: metrics?.limited },
           {
             port: config.tlsPort,
             host: config.host,
@@ -109,6 +112,8 @@ async function main() {
     assets,
     signer,
     log,
+    metrics,
+    metricsToken: config.metricsToken,
     evidence: { ...(stunListener ? { stunPort: stunListener.port } : {}), ...(tlsListener ? { tlsPort: tlsListener.port } : {}), ...(dnsListener ? { dnsZone: config.dnsZone } : {}) },
     judge,
   })

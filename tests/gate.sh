@@ -55,11 +55,14 @@ command -v WebKitWebDriver >/dev/null || MISSING="$MISSING webkit2gtk-driver"
 command -v xdotool >/dev/null || MISSING="$MISSING xdotool"
 [ -d "/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/uBlock0@raymondhill.net" ] || MISSING="$MISSING webext-ublock-origin-firefox"
 [ -d "/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/jid1-MnnxcxisBPnSXQ@jetpack" ] || MISSING="$MISSING webext-privacy-badger"
+# Debian's Prometheus (and its promtool): tests/metrics.e2e.ts runs its own from a temp config,
+# src/metrics.test.ts checks the exposition with promtool; the system service is never started.
+[ -x /usr/bin/prometheus ] && [ -x /usr/bin/promtool ] || MISSING="$MISSING prometheus"
 if [ -n "$MISSING" ]; then
   if command -v apt-get >/dev/null; then
     echo "gate: installing Debian's$MISSING"
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $MISSING >/dev/null
+    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 $SUDO apt-get install -y -qq $MISSING >/dev/null
   else
     echo "gate: the detection matrix needs$MISSING; install them" >&2
     exit 1

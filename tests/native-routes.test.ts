@@ -1,7 +1,8 @@
 // The task endpoints are served twice: as Elysia routes (app.handle, the HTTPS listener) and as
 // native Bun.serve routes on the plain-HTTP listener (src/http/native.ts). Every request here
 // goes both ways and must get the same status, body and headers; the keyed fetch's signature
-// must verify both ways; the request log gets one line per request either way.
+// must verify both ways; the request log gets one line per request either way, and the metrics
+// count it under the same route template, method and status either way.
 
 import { describe, expect, test } from 'bun:test'
 import { createPublicKey, verify } from 'node:crypto'
@@ -11,6 +12,8 @@ import { apikeyParameter, type TaskHandlers } from '../src/http/tasks'
 import { buildTestApp, makeKey, specBotResults, testSigningKey } from './support/app'
 import { testDrivers, type TestDatabase } from './support/db'
 import { useTestDatabase } from './support/db-suite'
+import { samples, value } from './support/exposition'
+import { createMetrics } from '../src/metrics'
 
 const JSON_TYPE = { 'content-type': 'application/json' }
 /** Headers whose values differ between two requests by design (the usage count moves on). */
@@ -40,7 +43,8 @@ describe.each(testDrivers())('native task routes on %s', (driver) => {
 
   test('answer every request as the framework routes do', async () => {
     const lines: string[] = []
-    const { app } = await buildTestApp(tdb.db, { log: (l) => lines.push(l) })
+    const metrics = createMetrics()
+    const { app } = await buildTestApp(tdb.db, { log: (l) => lines.push(l), metrics })
     app.listen({ port: 0, hostname: '127.0.0.1' })
     try {
       const base = `http://127.0.0.1:${app.server!.port}`
@@ -114,6 +118,16 @@ describe.each(testDrivers())('native task routes on %s', (driver) => {
       const logged = lines.filter((l) => l.startsWith(`GET /api/antibot/tasks/${taskId}?apikey=REDACTED `))
       expect(logged).toHaveLength(2)
       expect(logged[0]!.replace(/[\d.]+ms$/, '')).toBe(logged[1]!.replace(/[\d.]+ms$/, ''))
+
+      // Every request went both ways: each series of the task routes counts an even number.
+      await new Promise((r) => setImmediate(r))
+      await new Promise((r) => setImmediate(r))
+      const all = samples(await metrics.text())
+      const counted = all.filter((x) => (x.name === 'antibot_http_requests_total' && x.labels.route!.startsWith('/api/antibot/tasks')) || (x.name === 'antibot_task_fetches_total' && x.value > 0))
+      expect(counted.length).toBeGreaterThan(8)
+      for (const x of counted) expect({ ...x, even: x.value % 2 === 0 }).toMatchObject({ even: true })
+      expect(value(all, 'antibot_http_requests_total', { route: '/api/antibot/tasks/:task_id', method: 'GET', status: '200' })).toBe(10)
+      expect(value(all, 'antibot_tasks_created_total', { tool: 'bot-detector', verdict: 'human' })).toBe(2)
     } finally {
       await app.stop(true)
     }
@@ -128,7 +142,8 @@ describe('native route wrapper', () => {
 
   test('turns a thrown error into the JSON 500 and logs it with the key redacted', async () => {
     const lines: string[] = []
-    const routes = nativeTaskRoutes(throwing, { log: (l) => lines.push(l) })
+    const metrics = createMetrics()
+    const routes = nativeTaskRoutes(throwing, { log: (l) => lines.push(l), metrics })
     const key = `ab_${'a'.repeat(38)}`
     const res = await routes['/api/antibot/tasks/:task_id']!.GET!(new Request(`http://localhost/api/antibot/tasks/x?apikey=${key}`), null)
     expect(res.status).toBe(500)
@@ -138,6 +153,10 @@ describe('native route wrapper', () => {
     expect(lines[0]).toStartWith('error GET /api/antibot/tasks/x: Error: boom')
     expect(lines[1]).toMatch(/^GET \/api\/antibot\/tasks\/x\?apikey=REDACTED 500 [\d.]+ms$/)
     expect(lines.join('\n')).not.toContain(key)
+    const text = await metrics.text()
+    expect(value(text, 'antibot_http_requests_total', { route: '/api/antibot/tasks/:task_id', method: 'GET', status: '500' })).toBe(1)
+    expect(value(text, 'antibot_task_fetches_total', { status: '500' })).toBe(1)
+    expect(text).not.toContain(key)
   })
 
   test('reads the task id and the apikey parameter as the framework does', () => {

@@ -6,6 +6,7 @@ import type { AssetStore } from './assets'
 import type { ResponseSigner } from '../signing'
 import type { JudgeContext } from '../checks/define'
 import type { ProxyHeaderMap } from '../evidence/proxy-fingerprints'
+import type { Metrics } from '../metrics'
 
 /** Everything the app needs from the outside world; src/main.ts builds it, tests fake it. */
 export interface AppDeps {
@@ -59,4 +60,11 @@ export interface AppDeps {
   hstsMaxAge?: number | undefined
   /** Where request log lines go; none when omitted. */
   log?: ((line: string) => void) | undefined
+  /**
+   * The instance's metrics (src/metrics.ts), counted by the request hooks, the task endpoints
+   * and the limiters (`metrics?.limited(name)`); none kept when omitted.
+   */
+  metrics?: Metrics | undefined
+  /** METRICS_TOKEN: GET /metrics answers with `metrics` for this bearer token; 404 when omitted. */
+  metricsToken?: string | undefined
 }

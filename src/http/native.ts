@@ -26,11 +26,13 @@ export function taskIdSegment(url: string): string | null {
   }
 }
 
-export function nativeTaskRoutes(handlers: TaskHandlers, deps: Pick<AppDeps, 'log'>): Record<string, Record<string, NativeHandler>> {
-  const { log } = deps
-  const served = (run: NativeHandler): NativeHandler =>
+export function nativeTaskRoutes(handlers: TaskHandlers, deps: Pick<AppDeps, 'log' | 'metrics'>): Record<string, Record<string, NativeHandler>> {
+  const { log, metrics } = deps
+  const timed = !!(log || metrics)
+  /** `route`: the template, as the app's hook labels the same route's metrics. */
+  const served = (route: string, run: NativeHandler): NativeHandler =>
     async (request, server) => {
-      const t0 = log ? performance.now() : 0
+      const t0 = timed ? performance.now() : 0
       let response: Response
       try {
         response = await run(request, server)
@@ -38,11 +40,15 @@ export function nativeTaskRoutes(handlers: TaskHandlers, deps: Pick<AppDeps, 'lo
         response = errorFor(log, 'UNKNOWN', error, request)
       }
       withSecurityHeaders(response)
-      if (log) log(requestLogLine(request, response.status, performance.now() - t0))
+      if (timed) {
+        const ms = performance.now() - t0
+        if (log) log(requestLogLine(request, response.status, ms))
+        if (metrics) metrics.request(route, request.method, response.status, ms / 1000)
+      }
       return response
     }
   return {
-    '/api/antibot/tasks': { POST: served((request, server) => handlers.create(request, server)) },
-    '/api/antibot/tasks/:task_id': { GET: served((request) => handlers.fetch(request, taskIdSegment(request.url))) },
+    '/api/antibot/tasks': { POST: served('/api/antibot/tasks', (request, server) => handlers.create(request, server)) },
+    '/api/antibot/tasks/:task_id': { GET: served('/api/antibot/tasks/:task_id', (request) => handlers.fetch(request, taskIdSegment(request.url))) },
   }
 }

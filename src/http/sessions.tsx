@@ -39,6 +39,7 @@ export function sessionPages(deps: AppDeps) {
         const result = await logIn(db, { ...input.value, address: requestClientIp(server, request, trustedProxies), now: clock() })
         if (result.ok) return web.enter(request, g.https, result.accountId)
         if (result.code === 'throttled') {
+          deps.metrics?.limited('login')
           const page = <LoginPage assets={assets} csrfToken={csrfToken} email={input.value.email} error={throttled(result.retryAfterSeconds)} />
           return htmlPage(page, 429, { 'retry-after': String(result.retryAfterSeconds) })
         }

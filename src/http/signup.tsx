@@ -45,6 +45,7 @@ export function signupPages(deps: AppDeps) {
         const address = requestClientIp(server, request, trustedProxies)
         const result = await signUp(db, { ...input.value, address, now: clock(), policy: signupLimit })
         if (!result.ok) {
+          deps.metrics?.limited('signup')
           const page = <SignupPage assets={assets} csrfToken={csrfToken} email={input.value.email} error={throttled(result.retryAfterSeconds)} />
           return htmlPage(page, 429, { 'retry-after': String(result.retryAfterSeconds) })
         }

@@ -44,7 +44,7 @@ export interface TaskHandlers {
 }
 
 export function taskHandlers(deps: AppDeps): TaskHandlers {
-  const { db, clock, random, trustedProxies, taskRateLimit, ipTruncate, signer } = deps
+  const { db, clock, random, trustedProxies, taskRateLimit, ipTruncate, signer, metrics } = deps
   const missLimit = deps.taskMissLimit ?? DEFAULT_MISS_LIMIT
   const writer = taskWriter(db)
   const fetchTask = taskFetcher(db)
@@ -57,7 +57,10 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
         // IPv6 /64: networkKey), hashed.
         const after = await hitWindow(db, { scope: 'task_create', subject: hashSecret(networkKey(ip)), policy: taskRateLimit, now })
         const d = decideHit(taskRateLimit, after, now)
-        if (!d.ok) return errorResponse(429, `${CREATE}: too many tasks from this address; retry in ${d.retryAfterSeconds} s`, { 'retry-after': String(d.retryAfterSeconds) })
+        if (!d.ok) {
+          metrics?.limited('task_create')
+          return errorResponse(429, `${CREATE}: too many tasks from this address; retry in ${d.retryAfterSeconds} s`, { 'retry-after': String(d.retryAfterSeconds) })
+        }
       }
       const read = await readSubmission(deps, { request, server, ip, now, purpose: 'submit' })
       if (!read.ok) return refused(read.failure)
@@ -79,6 +82,7 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
       } else {
         await writer.insert(task)
       }
+      metrics?.taskCreated(input.tool, input.results, input.score, observed.evidence)
       return jsonText(`{"task_id":"${id}"}`, 201)
     },
     async fetch(request, rawTaskId) {
@@ -113,6 +117,8 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
       }
       // Only misses pay for a second statement; the happy path stays one round trip.
       if (decision.code === 'not_found') await recordMiss(db, { keyId: obs.key!.id, policy: missLimit, now })
+      else if (decision.code === 'too_many_misses') metrics?.limited('task_misses')
+      else if (decision.code === 'limit') metrics?.limited('monthly_quota')
       const f = fetchFailureStatus(decision.code, decision.retryAfterSeconds)
       const headers: Record<string, string> = { ...NO_STORE }
       if (decision.limit !== undefined) Object.assign(headers, rateLimitHeaders(decision.limit, decision.used ?? 0, now))

@@ -120,6 +120,7 @@ export function serveH2(o: ServeOptions, conn: Connection, tls: TLSSocket, recor
   tls.on('data', (chunk: Buffer) => {
     if (resets.tripped || !resets.push(chunk)) return
     o.deps.log?.(`tls listener: ${conn.peer} reset more than ${RESET_BURST} streams at once: GOAWAY ENHANCE_YOUR_CALM`)
+    o.deps.onLimited?.('h2_resets')
     // Once node:http2 has taken in this read (its requests are dropped: see 'request' below).
     setImmediate(() => {
       try {

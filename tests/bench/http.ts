@@ -2,7 +2,10 @@
 // Bun.serve + postgres.js, the same work in the fewest statements) measured in the same run, as
 // production runs — tables that have grown and are never reset, mixed load, statistics as
 // autovacuum leaves them, the request log on, memory beside throughput.
-//   npm run bench:http [-- --rounds 3 --seconds 20 --connections 32 --keys 64 --tasks 1000000 --lite-tasks 200000]
+//   npm run bench:http [-- --rounds 3 --seconds 20 --connections 32 --keys 64 --tasks 1000000 --lite-tasks 200000 --metrics 1]
+//
+// - Metrics (--metrics 1, the default): the service runs with METRICS_TOKEN set, and /metrics is
+//   scraped every second throughout, as Prometheus would (--metrics 0: no token, no metrics kept).
 //
 // - State: the service and the baseline each get a copy of a database that already holds a
 //   million tasks of realistic sizes and tool mix (tests/bench/steady-state.ts; the template is
@@ -41,6 +44,8 @@ const KEYS = arg('keys', 64)
 const TASKS = arg('tasks', 1_000_000)
 const LITE_TASKS = arg('lite-tasks', 200_000)
 const LITE_SECONDS = arg('lite-seconds', 10)
+const METRICS = arg('metrics', 1) === 1
+const METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef'
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const bun = join(import.meta.dir, '../../node_modules/.bin/bun')
 const tmp = mkdtempSync(join(tmpdir(), 'antibot-bench-'))
@@ -56,20 +61,42 @@ const LOADS: Array<{ name: LoadName; kind: Kind; label: string }> = [
 ]
 
 // As `npm start` starts it: `bun --smol`, with JavaScriptCore's heap bound (package.json).
-const SERVICE_ENV = { SIGNING_KEY_SECRET: 'bench-signing-key-secret-0123456789abcdef', PORT: '0', HOST: '127.0.0.1', STUN_PORT: 'off', TLS_PORT: '0', LOG_REQUESTS: 'true', BUN_JSC_gcMaxHeapSize: '33554432' }
+const SERVICE_ENV = { SIGNING_KEY_SECRET: 'bench-signing-key-secret-0123456789abcdef', PORT: '0', HOST: '127.0.0.1', STUN_PORT: 'off', TLS_PORT: '0', LOG_REQUESTS: 'true', BUN_JSC_gcMaxHeapSize: '33554432', ...(METRICS ? { METRICS_TOKEN } : {}) }
 const LISTENING = /listening on (http:\/\/[\d.]+:\d+)/
 const IPDB_READY = /IP database ready/
 
 async function startService(env: Record<string, string>): Promise<Server & { idleMb: number | null }> {
   const dataDir = mkdtempSync(join(tmp, 'data-'))
   const s = await spawnServer(tmp, [bun, '--smol', 'src/main.ts'], { ...SERVICE_ENV, DATA_DIR: dataDir, ...env }, LISTENING, IPDB_READY)
+  // Scraped every second from the start, as Prometheus would; failed scrapes are counted and printed.
+  const scraper = METRICS
+    ? setInterval(() => {
+        fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then(
+          async (r) => {
+            await r.arrayBuffer()
+            if (r.status === 200) scrapes++
+            else scrapeErrors.push(`HTTP ${r.status}`)
+          },
+          (e: unknown) => scrapeErrors.push(String(e)),
+        )
+      }, 1000)
+    : undefined
   // Idle: started, the IP database mapped, nothing served yet.
   await Bun.sleep(3000)
-  return { ...s, idleMb: rssMb(s.pid) }
+  return {
+    ...s,
+    stop: () => {
+      clearInterval(scraper)
+      s.stop()
+    },
+    idleMb: rssMb(s.pid),
+  }
 }
 
 const seqDelta = (a: TableStats, b: TableStats) => Object.fromEntries(Object.keys(b.seqScans).map((t) => [t, (b.seqScans[t] ?? 0) - (a.seqScans[t] ?? 0)]).filter(([, n]) => (n as number) > 0))
 
+let scrapes = 0
+const scrapeErrors: string[] = []
 const stoppers: Array<() => void> = []
 const databases: string[] = []
 let failed = false
@@ -195,6 +222,7 @@ try {
   }
   const errors = Object.values(out.service).flat().reduce((n, x) => n + x.errors, 0)
   console.log(`\nerrors of the service over all loads: ${errors}; request log: ${logLines} lines in its stdout file`)
+  console.log(METRICS ? `metrics on (METRICS_TOKEN set): /metrics scraped ${scrapes} times, every second, ${scrapeErrors.length} failed${scrapeErrors.length ? ` (${[...new Set(scrapeErrors)].join('; ')})` : ''}` : 'metrics off (--metrics 0)')
   console.log(`\nat half the service's maximum (GET ${half.get}/s, POST ${half.post}/s), p50/p99 ms: baseline GET ${latency.baseline!.get.p50}/${latency.baseline!.get.p99}, POST ${latency.baseline!.post.p50}/${latency.baseline!.post.p99}; service GET ${latency.service!.get.p50}/${latency.service!.get.p99}, POST ${latency.service!.post.p50}/${latency.service!.post.p99}`)
   const fullRps = median(full.map((x) => x.rps))
   const emptyRps = median(empty.map((x) => x.rps))

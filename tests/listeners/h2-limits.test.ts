@@ -25,11 +25,13 @@ describe('the HTTP/2 front of the HTTPS listener', () => {
   let listener: TlsListener
   let dir: string
   let handled: string[] = []
+  /** What the listener's onLimited hook was told (the metrics' antibot_limited_total). */
+  let limited: string[] = []
 
   beforeAll(async () => {
     d = await openTestDatabase('pglite')
     dir = mkdtempSync(join(tmpdir(), 'h2-limits-'))
-    listener = await startTlsListener({ db: d.db, clock: () => new Date() }, { port: 0, host: '127.0.0.1', dataDir: dir })
+    listener = await startTlsListener({ db: d.db, clock: () => new Date(), onLimited: (l) => limited.push(l) }, { port: 0, host: '127.0.0.1', dataDir: dir })
     listener.serve(async (request) => {
       handled.push(new URL(request.url).pathname)
       return new Response('ok', { status: 200, headers: { 'content-type': 'text/plain' } })
@@ -53,15 +55,18 @@ describe('the HTTP/2 front of the HTTPS listener', () => {
 
   test('rapid reset: 300 HEADERS+RST_STREAM pairs run no request and end in GOAWAY ENHANCE_YOUR_CALM', async () => {
     handled = []
+    limited = []
     const pairs = Array.from({ length: 300 }, (_, i) => concatBytes([headerFrames(1 + 2 * i, literalBlock(get(`/reset/${i}`)), true), rstStream(1 + 2 * i)]))
     const r = await rawH2(listener.port, concatBytes(pairs))
     expect(goawayCode(r.frames)).toBe(ENHANCE_YOUR_CALM)
     expect(r.closed).toBe(true)
     expect(handled).toEqual([])
+    expect(limited).toEqual(['h2_resets'])
   }, 30_000)
 
   test('a few resets, as a browser cancelling requests makes, are within the budget: the next request is served', async () => {
     handled = []
+    limited = []
     const n = Math.min(20, RESET_BURST - 1)
     const pairs = Array.from({ length: n }, (_, i) => concatBytes([headerFrames(1 + 2 * i, literalBlock(get(`/cancelled/${i}`)), true), rstStream(1 + 2 * i)]))
     const last = 1 + 2 * n
@@ -69,6 +74,7 @@ describe('the HTTP/2 front of the HTTPS listener', () => {
     expect(goawayCode(r.frames)).toBeNull()
     expect(answeredStreams(r.frames)).toEqual([last])
     expect(handled).toEqual(['/after'])
+    expect(limited).toEqual([])
   }, 30_000)
 
   test('streams over the limit are refused, and a client that keeps opening them gets GOAWAY', async () => {

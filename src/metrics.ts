@@ -1,0 +1,211 @@
+// The service's Prometheus metrics (issue 37), on prom-client: one registry per createMetrics()
+// (src/main.ts makes the service's when METRICS_TOKEN is set; tests make their own), served as
+// text by GET /metrics (src/http/metrics.ts). docs/operations.md says what each series means.
+//
+// Every label has a bounded set of values, and none carries an id, key, address or email: a
+// route is its template ('/api/antibot/tasks/:task_id'; 'unmatched' where no route matched),
+// a method one of the standard ones (else 'other'), a status the response's code, a tool one
+// of the 14 ids, a verdict a word of src/core/task-verdict.ts, an evidence kind one of
+// src/evidence/caps.ts, a limit a name of src/core/limits.ts (else 'other'), a database error a code.
+//
+// The hot path (one call per request) does no formatting: the series of a route, method and
+// status is looked up in nested maps and kept (prom-client's children), and the database's and
+// the process's figures are read only when scraped.
+
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { TOOL_IDS, type ToolId } from '../common/tools'
+import type { DbLoad } from '../db/client'
+import { LIMITS, type OnLimited } from './core/limits'
+import { taskVerdict, taskVerdicts } from './core/task-verdict'
+import { EVIDENCE_KINDS } from './evidence/caps'
+
+export interface Metrics {
+  /**
+   * One HTTP request as it ended. `route`: the matched route's template (null or undefined when
+   * none matched); `seconds`: from its arrival to its response.
+   */
+  request(route: string | null | undefined, method: string, status: number, seconds: number): void
+  /** A task stored by POST /api/antibot/tasks: its tool, results and score, and the evidence it was judged with. */
+  taskCreated(tool: ToolId, results: Readonly<Record<string, unknown>>, score: number, evidence: ReadonlyArray<{ kind: string }> | undefined): void
+  /** A limit refused something (src/core/limits.ts). */
+  limited: OnLimited
+  /** The exposition text. */
+  text(): Promise<string>
+  /** Its Content-Type (text format 0.0.4). */
+  readonly contentType: string
+}
+
+/** The keyed fetch's route: its requests are also counted by status in antibot_task_fetches_total. */
+export const TASK_FETCH_ROUTE = '/api/antibot/tasks/:task_id'
+
+/** Request durations, seconds: the service answers in milliseconds; the top buckets catch stalls. */
+export const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])
+/** Statuses every fetch series starts with (at 0), so that rate() sees the first one. */
+const FETCH_STATUSES = [200, 401, 403, 404, 429]
+
+/**
+ * prom-client's default metrics that are left out: nodejs_active_* do not pass `promtool check
+ * metrics` (gauges named _total) and count Node's libuv handles, which Bun does not have; Bun
+ * reports no heap spaces (all 0) and no GC performance entries (the histogram would stay
+ * empty); process_heap_bytes is VmData, which on Bun is gigabytes of reserved address space,
+ * not the heap (nodejs_heap_size_used_bytes is JavaScriptCore's heap).
+ */
+const LEFT_OUT = [
+  'nodejs_active_handles',
+  'nodejs_active_handles_total',
+  'nodejs_active_requests',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources',
+  'nodejs_active_resources_total',
+  'nodejs_heap_space_size_total_bytes',
+  'nodejs_heap_space_size_used_bytes',
+  'nodejs_heap_space_size_available_bytes',
+  'nodejs_gc_duration_seconds',
+  'process_heap_bytes',
+]
+
+type CounterChild = ReturnType<Counter<string>['labels']>
+type HistogramChild = ReturnType<Histogram<string>['labels']>
+
+interface RouteSeries {
+  duration: HistogramChild
+  /** method → status → the request counter's child. */
+  counts: Map<string, Map<number, CounterChild>>
+}
+
+export function createMetrics(opts: { db?: () => DbLoad } = {}): Metrics {
+  const registry = new Registry()
+  const registers = [registry]
+  collectDefaultMetrics({ register: registry })
+  for (const name of LEFT_OUT) registry.removeSingleMetric(name)
+
+  const requests = new Counter({ name: 'antibot_http_requests_total', help: 'HTTP requests answered, by route template, method and status.', labelNames: ['route', 'method', 'status'], registers })
+  const durations = new Histogram({
+    name: 'antibot_http_request_duration_seconds',
+    help: 'Time from a request’s arrival to its response, by route template.',
+    labelNames: ['route'],
+    buckets: DURATION_BUCKETS,
+    registers,
+  })
+  const created = new Counter({ name: 'antibot_tasks_created_total', help: 'Tasks stored, by tool and the headline of their report (src/core/task-verdict.ts).', labelNames: ['tool', 'verdict'], registers })
+  const fetches = new Counter({ name: 'antibot_task_fetches_total', help: 'Keyed fetches of a task (GET /api/antibot/tasks/{id}), by status.', labelNames: ['status'], registers })
+  const evidence = new Counter({ name: 'antibot_evidence_total', help: 'Tasks stored with server evidence of this kind (the listeners’, or a trusted proxy’s headers).', labelNames: ['kind'], registers })
+  const judged = new Counter({ name: 'antibot_tasks_server_evidence_total', help: 'Tasks stored, by whether they were judged with any server evidence (with) or none (without).', labelNames: ['evidence'], registers })
+  const limited = new Counter({ name: 'antibot_limited_total', help: 'Refusals by a limit: a 429 (403 for the monthly quota), or a connection closed.', labelNames: ['limit'], registers })
+
+  // The series known in advance start at 0.
+  for (const tool of TOOL_IDS) for (const verdict of taskVerdicts(tool)) created.labels(tool, verdict).inc(0)
+  for (const status of FETCH_STATUSES) fetches.labels(String(status)).inc(0)
+  for (const kind of EVIDENCE_KINDS) evidence.labels(kind).inc(0)
+  const withEvidence = judged.labels('with')
+  const withoutEvidence = judged.labels('without')
+  withEvidence.inc(0)
+  withoutEvidence.inc(0)
+  const limitChildren = new Map<string, CounterChild>()
+  for (const limit of [...LIMITS, 'other']) {
+    const child = limited.labels(limit)
+    child.inc(0)
+    limitChildren.set(limit, child)
+  }
+  const otherLimit = limitChildren.get('other')!
+  const evidenceChildren = EVIDENCE_KINDS.map((kind) => evidence.labels(kind))
+  const evidenceIndex = new Map<string, number>(EVIDENCE_KINDS.map((kind, i) => [kind, i]))
+
+  if (opts.db) {
+    const db = opts.db
+    new Gauge({
+      name: 'antibot_db_pool_size',
+      help: 'Database connections the pool may open (DB_POOL_SIZE; 1 for the embedded PGlite, one session).',
+      registers,
+      collect() {
+        this.set(db().size)
+      },
+    })
+    new Gauge({
+      name: 'antibot_db_pool_in_use',
+      help: 'Database connections busy with a statement or a transaction, at the scrape.',
+      registers,
+      collect() {
+        const l = db()
+        this.set(Math.min(l.inFlight, l.size))
+      },
+    })
+    new Gauge({
+      name: 'antibot_db_pool_waiting',
+      help: 'Statements waiting for a connection (beyond the pool’s size), at the scrape.',
+      registers,
+      collect() {
+        const l = db()
+        this.set(Math.max(0, l.inFlight - l.size))
+      },
+    })
+    new Counter({
+      name: 'antibot_db_statement_errors_total',
+      help: 'Database statements that failed, by SQLSTATE or the driver’s connection error code.',
+      labelNames: ['code'],
+      registers,
+      collect() {
+        this.reset()
+        for (const [code, n] of db().errors) this.labels(code).inc(n)
+      },
+    })
+  }
+
+  const routes = new Map<string, RouteSeries>()
+  const fetchByStatus = new Map<number, CounterChild>()
+  const routeSeries = (route: string): RouteSeries => {
+    let series = routes.get(route)
+    if (!series) {
+      series = { duration: durations.labels(route), counts: new Map() }
+      routes.set(route, series)
+    }
+    return series
+  }
+
+  return {
+    request(route, rawMethod, status, seconds) {
+      const template = route || 'unmatched'
+      const method = METHODS.has(rawMethod) ? rawMethod : 'other'
+      const series = routeSeries(template)
+      series.duration.observe(seconds)
+      let byStatus = series.counts.get(method)
+      if (!byStatus) {
+        byStatus = new Map()
+        series.counts.set(method, byStatus)
+      }
+      let count = byStatus.get(status)
+      if (!count) {
+        count = requests.labels(template, method, String(status))
+        byStatus.set(status, count)
+      }
+      count.inc()
+      if (template === TASK_FETCH_ROUTE && method === 'GET') {
+        let fetched = fetchByStatus.get(status)
+        if (!fetched) {
+          fetched = fetches.labels(String(status))
+          fetchByStatus.set(status, fetched)
+        }
+        fetched.inc()
+      }
+    },
+    taskCreated(tool, results, score, items) {
+      created.labels(tool, taskVerdict(tool, results, score)).inc()
+      // Each kind once per task, however many items it has.
+      let seen = 0
+      for (const item of items ?? []) {
+        const i = evidenceIndex.get(item.kind)
+        if (i === undefined || seen & (1 << i)) continue
+        seen |= 1 << i
+        evidenceChildren[i]!.inc()
+      }
+      ;(seen ? withEvidence : withoutEvidence).inc()
+    },
+    limited(limit) {
+      ;(limitChildren.get(limit) ?? otherLimit).inc()
+    },
+    text: () => registry.metrics(),
+    contentType: registry.contentType,
+  }
+}

@@ -4,8 +4,8 @@
 // from spawn (tests/support/pss.ts). The embedded default's first start ≤ 384 MB, idle ≤ 256 MB
 // and ≤ 384 MB under a load of submissions and keyed fetches; on PostgreSQL (TEST_DATABASE_URL)
 // idle ≤ 160 MB. Memory, not time: a busy machine makes the run slower, not larger (the JSC heap
-// is bounded by the start command's BUN_JSC_gcMaxHeapSize). Measured here at 339 / 173–187 /
-// 227–281 MB and 75 MB on PostgreSQL (`npm run bench:memory` prints the same figures).
+// is bounded by the start command's BUN_JSC_gcMaxHeapSize). Measured here at 214–218 / 166–172
+// / 195–235 MB, and 72–75 MB idle on PostgreSQL (`npm run bench:memory` prints the same figures).
 
 import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'

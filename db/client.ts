@@ -177,10 +177,10 @@ export const PGLITE_TEMPLATE = fileURLToPath(new URL('./pglite-template.tar.zst'
  * Creates PGlite's database cluster in `dataDir` from the template, unless it holds one.
  * PGlite's own initdb (a second PGlite instance and the initdb module in one process, the cluster
  * built in memory) peaks at 720–930 MB, which no small container has; unpacking the template
- * that initdb made once (db/pglite-template.ts; 1.7 MB, a 40 MB
- * tar compressed with zstd) costs tens of MB for a fraction of a second.
- * It is unpacked beside `dataDir` and renamed into place, so a start killed meanwhile leaves no
- * half-made cluster behind, only a `.partial` directory that the next start replaces.
+ * that initdb made once (db/pglite-template.ts: 1.6 MB, a 40 MB tar compressed with zstd) costs
+ * tens of MB for a fraction of a second (docs/performance.md#memory). It is unpacked beside
+ * `dataDir` and renamed into place, so a start killed meanwhile leaves no half-made cluster
+ * behind, only a `.partial` directory that the next start replaces.
  */
 async function createPgliteCluster(dataDir: string): Promise<void> {
   if (existsSync(join(dataDir, 'PG_VERSION'))) return

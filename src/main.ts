@@ -123,7 +123,8 @@ async function main() {
 
   // Loaded after listening, parsed in a worker: the CSVs take ~1.5 s of CPU on the first start
   // after an install (later starts read the cache in DATA_DIR/ipdb in tens of ms), and tasks
-  // judged meanwhile mark the IP checks not applicable rather than wait.
+  // judged meanwhile mark the IP checks not applicable rather than wait. (On the embedded default
+  // the child made the cache before the database opened, above; this only reads it.)
   loadIpDatabaseOffThread(ipdbDir, ipdbWarmed).then(
     (ipdb) => {
       judge.lookupIp = ipdb.lookup

@@ -9,6 +9,9 @@ import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { openPglite, PGLITE_TEMPLATE, rows } from './client'
 
+// Opening PGlite takes 1–2 s here, much longer on a loaded machine: not the 20 s default.
+const OPEN_TIMEOUT_MS = 90_000
+
 let tmp: string
 beforeEach(() => {
   tmp = mkdtempSync(join(tmpdir(), 'antibot-template-'))
@@ -41,7 +44,7 @@ describe('the PGlite template', () => {
     } finally {
       await database.close()
     }
-  })
+  }, OPEN_TIMEOUT_MS)
 
   test('holds a cleanly shut-down cluster (no postmaster.pid) and stays small', async () => {
     const tar = new Bun.Archive(Bun.zstdDecompressSync(await Bun.file(PGLITE_TEMPLATE).bytes()))
@@ -51,7 +54,7 @@ describe('the PGlite template', () => {
     expect(names).toContain('global/pg_control')
     expect(names.some((n) => n.endsWith('postmaster.pid'))).toBe(false)
     expect(statSync(PGLITE_TEMPLATE).size).toBeLessThan(4_000_000)
-  })
+  }, OPEN_TIMEOUT_MS)
 })
 
 describe('creating the embedded database', () => {
@@ -73,13 +76,13 @@ describe('creating the embedded database', () => {
     } finally {
       await again.close()
     }
-  })
+  }, OPEN_TIMEOUT_MS)
 
   test('an empty directory (src/main.ts makes it) is filled the same way', async () => {
     const dir = join(tmp, 'pglite')
     mkdirSync(dir)
     expect(await seededPlans(dir)).toContain('free')
-  })
+  }, OPEN_TIMEOUT_MS)
 
   test('a .partial directory left by a start killed while unpacking is replaced', async () => {
     const dir = join(tmp, 'pglite')
@@ -87,7 +90,7 @@ describe('creating the embedded database', () => {
     writeFileSync(`${dir}.partial/PG_VERSION`, 'half')
     expect(await seededPlans(dir)).toContain('free')
     expect(existsSync(`${dir}.partial`)).toBe(false)
-  })
+  }, OPEN_TIMEOUT_MS)
 
   test('a directory that holds files but no database is refused, saying so, and left as it was', async () => {
     const dir = join(tmp, 'pglite')
@@ -96,5 +99,5 @@ describe('creating the embedded database', () => {
     await expect(openPglite(dir)).rejects.toThrow(`Cannot create the embedded database in ${dir}: the directory holds files (notes.txt) but no database (PG_VERSION); move them away`)
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('mine')
     expect(existsSync(`${dir}.partial`)).toBe(false)
-  })
+  }, OPEN_TIMEOUT_MS)
 })

@@ -108,7 +108,12 @@ try {
     try {
       const u = new URL(pgServer)
       u.pathname = `/${name}`
-      results.push(await measure('postgres', mkdtempSync(join(tmpdir(), 'antibot-memory-pg-')), u.toString()))
+      const dir = mkdtempSync(join(tmpdir(), 'antibot-memory-pg-'))
+      try {
+        results.push(await measure('postgres', dir, u.toString()))
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
     } finally {
       await admin.unsafe(`drop database if exists ${name} with (force)`)
       await admin.end()

@@ -5,7 +5,7 @@
 // near what a container's memory cgroup charges them). Used by tests/bench/memory.ts and
 // tests/memory.test.ts.
 
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 
 /** The pid and its descendants, found through each thread's `children` list. */
 export function processTree(root: number): number[] {
@@ -172,15 +172,27 @@ export function spawnService(opts: { dataDir: string; databaseUrl?: string; npm?
       }
     },
     async stop() {
-      // The whole tree: under `sh -c` or npm, the service is a child.
-      for (const pid of processTree(proc.pid).reverse()) {
+      // The whole tree: under `sh -c` or npm, the service is a child, and it outlives a shell
+      // that dies of the signal; waited for until every one has ended, so that its DATA_DIR
+      // can be removed.
+      const tree = processTree(proc.pid).reverse()
+      for (const pid of tree) {
         try {
           process.kill(pid, 'SIGTERM')
         } catch {
           // Ended meanwhile.
         }
       }
-      return await proc.exited
+      const code = await proc.exited
+      const alive = (pid: number) => {
+        try {
+          return existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'))
+        } catch {
+          return false // ended meanwhile
+        }
+      }
+      for (let i = 0; i < 600 && tree.some(alive); i++) await Bun.sleep(50)
+      return code
     },
   }
   return service

@@ -2,7 +2,7 @@
 // DATABASE_URL, PostgreSQL through postgres.js otherwise. Both give the same Drizzle type, and
 // every query function in db/ takes that type, so the same code runs on both.
 
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
@@ -232,32 +232,46 @@ export const HOT_PATH_SETTINGS = { enable_seqscan: 'off', jit: 'off' } as const
  */
 export const PGLITE_SETTINGS: Record<string, string> = { shared_buffers: '16MB', work_mem: '2MB', maintenance_work_mem: '16MB', temp_buffers: '1MB', ...HOT_PATH_SETTINGS }
 
-function pgliteOptions() {
+export function pgliteOptions() {
   const params = [...PGlite.defaultStartParams]
   for (const [name, value] of Object.entries(PGLITE_SETTINGS)) params.push('-c', `${name}=${value}`)
   return { startParams: params }
 }
 
+/** The empty cluster a first start unpacks (made by db/pglite-template.ts). */
+export const PGLITE_TEMPLATE = fileURLToPath(new URL('./pglite-template.tar.zst', import.meta.url))
+
 /**
- * Creates PGlite's database cluster in `dataDir` in a process of its own. PGlite's initdb grows
- * its WebAssembly memory to ~900 MB, which a process never gives back: done in the service's own
- * process, the first start held 740 MB for as long as it ran. The child exits, and the service
- * opens the finished directory (~150 MB).
+ * Creates PGlite's database cluster in `dataDir` from the template, unless it holds one.
+ * PGlite's own initdb (a second PGlite instance and the initdb module in one process, the cluster
+ * built in memory) peaks at 720–930 MB, which no small container has; unpacking the template
+ * that initdb made once (db/pglite-template.ts: 1.6 MB, a 40 MB tar compressed with zstd) costs
+ * tens of MB for a fraction of a second (docs/performance.md#memory). It is unpacked beside
+ * `dataDir` and renamed into place, so a start killed meanwhile leaves no half-made cluster
+ * behind, only a `.partial` directory that the next start replaces.
  */
-async function initPgliteCluster(dataDir: string): Promise<void> {
+async function createPgliteCluster(dataDir: string): Promise<void> {
   if (existsSync(join(dataDir, 'PG_VERSION'))) return
-  const script = fileURLToPath(new URL('./pglite-init.ts', import.meta.url))
-  const child = Bun.spawn([process.execPath, script, dataDir], { stdout: 'inherit', stderr: 'pipe' })
-  const stop = () => child.kill()
-  process.once('exit', stop)
-  const [code, err] = await Promise.all([child.exited, new Response(child.stderr).text()])
-  process.off('exit', stop)
-  if (code !== 0) throw new Error(`Cannot create the embedded database in ${dataDir}: ${err.trim() || `exit code ${code}`}`)
+  const fail = (why: string) => new Error(`Cannot create the embedded database in ${dataDir}: ${why}`)
+  const present = existsSync(dataDir) ? readdirSync(dataDir) : []
+  if (present.length > 0) throw fail(`the directory holds files (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}) but no database (PG_VERSION); move them away`)
+  const partial = `${dataDir.replace(/\/+$/, '')}.partial`
+  rmSync(partial, { recursive: true, force: true })
+  mkdirSync(partial, { recursive: true })
+  try {
+    await new Bun.Archive(Bun.zstdDecompressSync(await Bun.file(PGLITE_TEMPLATE).bytes())).extract(partial)
+    if (!existsSync(join(partial, 'PG_VERSION'))) throw new Error(`${PGLITE_TEMPLATE} holds no PG_VERSION`)
+    if (existsSync(dataDir)) rmdirSync(dataDir)
+    renameSync(partial, dataDir)
+  } catch (e) {
+    rmSync(partial, { recursive: true, force: true })
+    throw fail(`cannot unpack the template ${PGLITE_TEMPLATE}: ${e instanceof Error ? e.message : String(e)}`)
+  }
 }
 
 /** `dataDir` undefined means in memory (tests). */
 export async function openPglite(dataDir?: string): Promise<Database> {
-  if (dataDir) await initPgliteCluster(dataDir)
+  if (dataDir) await createPgliteCluster(dataDir)
   const client = dataDir ? new PGlite(dataDir, pgliteOptions()) : new PGlite(pgliteOptions())
   await client.waitReady
   const load = statementLoad(1)
@@ -295,11 +309,6 @@ function countStatements(client: PGlite, load: ReturnType<typeof statementLoad>)
       },
     })
   }
-}
-
-/** A PGlite client with openPglite's settings (db/pglite-init.ts creates a cluster with it). */
-export function newPglite(dataDir: string): PGlite {
-  return new PGlite(dataDir, pgliteOptions())
 }
 
 /**

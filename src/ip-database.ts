@@ -11,7 +11,12 @@ import { loadIpDatabase, type IpDatabase } from './evidence/ipdb'
 /** What the worker reports: the cache is ready to read, or why not. */
 export type WarmReply = { ok: true; cacheError: string | null } | { ok: false; error: string }
 
-async function warmInWorker(cacheDir: string): Promise<WarmReply> {
+/**
+ * Makes sure the cache is written, in the child; parses only when there is no cache for the
+ * installed packages. The embedded default's start calls it before opening its database
+ * (src/main.ts), so that the parse (~200 MB) and PGlite (~150 MB) never hold memory at once.
+ */
+export async function warmIpDatabase(cacheDir: string): Promise<WarmReply> {
   const script = fileURLToPath(new URL('./ip-database-worker.ts', import.meta.url))
   try {
     const child = Bun.spawn([process.execPath, script, cacheDir], { stdout: 'pipe', stderr: 'pipe' })
@@ -32,9 +37,9 @@ async function warmInWorker(cacheDir: string): Promise<WarmReply> {
  * Loads the database with the parse off the main thread. When the worker cannot leave a cache
  * (an unwritable DATA_DIR), the main thread parses as a last resort; a missing package throws.
  */
-export async function loadIpDatabaseOffThread(cacheDir: string): Promise<IpDatabase> {
+export async function loadIpDatabaseOffThread(cacheDir: string, warmed?: WarmReply): Promise<IpDatabase> {
   const began = performance.now()
-  const warm = await warmInWorker(cacheDir)
+  const warm = warmed ?? (await warmIpDatabase(cacheDir))
   if (!warm.ok) throw new Error(warm.error)
   const db = await loadIpDatabase({ cacheDir })
   return { ...db, load: { ...db.load, ms: performance.now() - began, cacheError: db.load.cacheError ?? warm.cacheError } }

@@ -17,7 +17,7 @@ import { LONGEST_ACCOUNT_WINDOW_SECONDS } from './core/throttle'
 import { startStunListener } from './listeners/stun'
 import { startDnsListener } from './listeners/dns'
 import { startTlsListener } from './listeners/tls'
-import { loadIpDatabaseOffThread } from './ip-database'
+import { loadIpDatabaseOffThread, warmIpDatabase, type WarmReply } from './ip-database'
 import { stdoutLines } from './log-lines'
 import { createMetrics } from './metrics'
 import type { JudgeContext } from './checks/define'
@@ -32,6 +32,8 @@ async function main() {
   // Before the database: a PostgreSQL without a secret stops here, saying what to set.
   const signingSecret = resolveSigningSecret({ secret: config.signingKeySecret, secretFile: config.signingKeySecretFile, databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   let database: Database
+  const ipdbDir = join(resolve(config.dataDir), 'ipdb')
+  let ipdbWarmed: WarmReply | undefined
   if (config.databaseUrl) {
     database = openPostgres(config.databaseUrl, {
       max: config.dbPoolSize,
@@ -39,6 +41,10 @@ async function main() {
       statementTimeoutMs: config.dbStatementTimeoutMs,
     })
   } else {
+    // A first start parses the IP database's CSVs in a child (~200 MB) before PGlite opens
+    // (~150 MB), not beside it: together they came within 25 MB of a 384 MB container's memory
+    // (docs/performance.md#memory). A later start finds the cache, and the child exits at once.
+    ipdbWarmed = await warmIpDatabase(ipdbDir)
     const dir = resolve(config.dataDir, 'pglite')
     mkdirSync(dir, { recursive: true })
     database = await openPglite(dir)
@@ -136,8 +142,9 @@ async function main() {
 
   // Loaded after listening, parsed in a worker: the CSVs take ~1.5 s of CPU on the first start
   // after an install (later starts read the cache in DATA_DIR/ipdb in tens of ms), and tasks
-  // judged meanwhile mark the IP checks not applicable rather than wait.
-  loadIpDatabaseOffThread(join(resolve(config.dataDir), 'ipdb')).then(
+  // judged meanwhile mark the IP checks not applicable rather than wait. (On the embedded default
+  // the child made the cache before the database opened, above; this only reads it.)
+  loadIpDatabaseOffThread(ipdbDir, ipdbWarmed).then(
     (ipdb) => {
       judge.lookupIp = ipdb.lookup
       const { ms, cacheError } = ipdb.load

@@ -1,7 +1,9 @@
 // Memory of the service in its container, at idle and under load: `npm run test:container --
 // --measure` runs this against the container it started. The process is the container's PID 1
-// (`bun src/main.ts`), read from the host's /proc by its host pid: resident memory (VmRSS)
-// sampled every 200 ms, and the peak the kernel recorded (VmHWM, which includes start-up).
+// (`bun src/main.ts`), read from the host's /proc by its host pid: PSS summed over it and its
+// children (tests/support/pss.ts; the IP database's parser while it runs) sampled every 200 ms,
+// and the peak resident memory the kernel recorded for the first process (VmHWM, start-up
+// included).
 // Load: task submissions (POST, the interface spec's bot-detector body), then keyed fetches of
 // one task, each from autocannon for a bounded time on loopback. Prints figures; asserts
 // nothing (docs/operations.md#memory has a run's figures).
@@ -10,6 +12,7 @@
 import { readFileSync } from 'node:fs'
 import autocannon, { type AutocannonResult } from 'autocannon'
 import { specBotResults } from '../support/app'
+import { sampleTree } from '../support/pss'
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`)
@@ -26,11 +29,11 @@ if (!baseUrl || !key || !Number.isInteger(pid) || !(seconds > 0)) {
 
 const BODY = JSON.stringify({ tool: 'bot-detector', results: specBotResults() })
 
-/** VmRSS and VmHWM of the process, in MB. */
+/** PSS of the process tree and VmHWM of the process, in MB. */
 function memory(): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN)
-  return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 }
+  return { rss: sampleTree(pid).mb, hwm: kb('VmHWM') / 1024 }
 }
 
 /** Runs the load while sampling resident memory; the peak and the last sample. */
@@ -66,7 +69,7 @@ await sleep(10000)
 const after = memory()
 
 const ok = (r: AutocannonResult) => `${Math.round(r.requests.average)} req/s, ${r['2xx']} 2xx, ${r.non2xx} other`
-console.log(`memory: idle ${fmt(idle.rss)} (peak since start ${fmt(idle.hwm)})`)
+console.log(`memory (PSS): idle ${fmt(idle.rss)} (VmHWM since start ${fmt(idle.hwm)})`)
 console.log(`memory: under ${seconds} s of task submissions (32 connections): peak ${fmt(post.peak)}; ${ok(post.result)}`)
 console.log(`memory: under ${seconds} s of keyed fetches (32 connections): peak ${fmt(get.peak)}; ${ok(get.result)}`)
-console.log(`memory: 10 s after the load ${fmt(after.rss)} (peak since start ${fmt(after.hwm)})`)
+console.log(`memory: 10 s after the load ${fmt(after.rss)} (VmHWM since start ${fmt(after.hwm)})`)

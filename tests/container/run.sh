@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The container test (`npm run test:container`): builds the image from the Containerfile with
-# the documented command, runs it as a user would, and checks that it works:
+# the documented command, runs it as a user would, in a 384 MB container (`--memory 384m`, no
+# swap) on a new volume, and checks that it works:
 #   - what the image holds: Bun of the base only (no npm `bun` package), no TypeScript or type
 #     packages, the IP database's tables, at most 300 MB, a HEALTHCHECK, uid 1000;
 #   - /healthz over HTTP and HTTPS (the self-signed certificate the service makes in /data/tls);
@@ -9,6 +10,9 @@
 #     `bun src/cli/admin.ts …`): list the plans, create a key;
 #   - a tool page in headless Chromium from the host (`npm run scan`: data-task, then the task
 #     read back with the key);
+#   - 15 s of task submissions and keyed fetches (tests/container/submissions.ts), every one
+#     answered 2xx; then still healthy, never OOM-killed, never restarted (the peak PSS of the
+#     service's processes since the start, tests/container/pss-peak.ts, is printed);
 #   - a new container on the same volume: the task, the key, the signing key and the
 #     certificate are still there.
 # Then it removes what it made (containers, volume, image); the base image is kept.
@@ -109,6 +113,7 @@ VOLUME="antibot-container-test-$$"
 TMP="$(mktemp -d)"
 cleanup() {
   set +e
+  [ -z "${PSS_WATCH:-}" ] || kill "$PSS_WATCH" 2>/dev/null
   pm rm -f -t 2 "$NAME" "$NAME-2" >/dev/null 2>&1
   pm volume rm -f "$VOLUME" >/dev/null 2>&1
   pm rmi -f "$TAG" >/dev/null 2>&1
@@ -153,15 +158,21 @@ for f in asn-ipv4-num.csv asn-ipv6-num.csv geo-whois-asn-country-ipv4-num.csv ge
 done
 
 # --- run -------------------------------------------------------------------------------------
+# The memory a small container has (docs/operations.md#memory). --memory-swap the same: no swap.
+MEMORY="${CONTAINER_MEMORY:-384m}"
+PSS_WATCH=""
 ADMIN_TOKEN="ct-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 start() { # name: the documented run, with ports on free loopback ports
-  pm run -d --name "$1" "${RUN_OPTS[@]}" -p 127.0.0.1::3000 -p 127.0.0.1::3443 \
+  pm run -d --name "$1" "${RUN_OPTS[@]}" --memory "$MEMORY" --memory-swap "$MEMORY" -p 127.0.0.1::3000 -p 127.0.0.1::3443 \
     -v "$VOLUME:/data" -e ADMIN_TOKEN="$ADMIN_TOKEN" "$TAG" >/dev/null
+  # The service's processes' memory from now on (PSS summed; printed by not_killed).
+  "$BUN" tests/container/pss-peak.ts "$(pm inspect -f '{{.State.Pid}}' "$1")" >"$TMP/$1.pss" &
+  PSS_WATCH=$!
   HTTP_PORT="$(pm port "$1" 3000/tcp | sed -n '1s/.*://p')"
   HTTPS_PORT="$(pm port "$1" 3443/tcp | sed -n '1s/.*://p')"
   local t0=$SECONDS
   until curl -fs -m 2 -o /dev/null "http://127.0.0.1:$HTTP_PORT/healthz"; do
-    [ "$(pm inspect -f '{{.State.Running}}' "$1")" = true ] || { pm logs "$1" >&2; fail "$1 exited"; }
+    [ "$(pm inspect -f '{{.State.Running}}' "$1")" = true ] || { pm logs "$1" >&2; fail "$1 exited: $(pm inspect -f 'OOMKilled {{.State.OOMKilled}}, exit code {{.State.ExitCode}}' "$1")"; }
     [ $((SECONDS - t0)) -lt 180 ] || { pm logs "$1" >&2; fail "$1 did not answer /healthz within 180 s"; }
     sleep 1
   done
@@ -169,6 +180,19 @@ start() { # name: the documented run, with ports on free loopback ports
   if [ "$MEASURE" = 1 ]; then
     echo "memory: at the first answer $(awk '/^VmRSS/ { printf "%d MB", $2 / 1024 }' "/proc/$(pm inspect -f '{{.State.Pid}}' "$1")/status")"
   fi
+}
+not_killed() { # name: running, never OOM-killed or restarted; prints the memory cgroup's peak
+  local state
+  state="$(pm inspect -f '{{.State.Running}} {{.State.OOMKilled}} {{.RestartCount}}' "$1")"
+  [ "$state" = "true false 0" ] || { pm logs "$1" 2>&1 | tail -n 20 >&2; fail "$1: running, OOM-killed, restarts = $state"; }
+  # cgroup v1 (this machine) keeps the peak; cgroup v2 has memory.peak only on newer kernels.
+  local cg peak=""
+  cg="$(awk -F: '$2 == "memory" || $2 == "" { print $3; exit }' "/proc/$(pm inspect -f '{{.State.Pid}}' "$1")/cgroup")"
+  for f in "/sys/fs/cgroup/memory$cg/memory.max_usage_in_bytes" "/sys/fs/cgroup$cg/memory.peak"; do
+    [ -r "$f" ] && { peak="$(($(cat "$f") / 1048576)) MB"; break; }
+  done
+  kill "$PSS_WATCH" && wait "$PSS_WATCH" || true
+  step "$1: running, not OOM-killed, no restart; the service's processes peaked at $(cat "$TMP/$1.pss") PSS; the memory cgroup (page cache included) at ${peak:-unknown} of $MEMORY"
 }
 check_health() { # name
   local body
@@ -200,6 +224,13 @@ scanned="$("$BUN" src/cli/scan.ts bot-detector --key "$KEY" --base-url "http://1
 TASK="$(json_field .task_id <<<"$scanned")"
 [ "$(json_field .tool <<<"$scanned")" = bot-detector ] || fail "scan printed $scanned"
 step "tool page in Chromium: data-task $TASK, read back with the key"
+
+# A key on a plan whose monthly limit the fetches do not reach.
+LOAD_KEY="$(pm exec "$NAME" bun src/cli/admin.ts key create --email container-load@example.com --plan business | json_field .key)"
+"$BUN" tests/container/submissions.ts --base-url "http://127.0.0.1:$HTTP_PORT" --key "$LOAD_KEY" --seconds 15 ||
+  fail "submissions and keyed fetches against the container were not all answered"
+check_health "$NAME"
+not_killed "$NAME"
 
 jwks="$(curl -fsS "http://127.0.0.1:$HTTP_PORT/.well-known/jwks.json")"
 cert="$(cert_fingerprint)"

@@ -86,6 +86,27 @@ test('code Playwright evaluates in the page while it runs shows up in stack fram
   expect(r.frameworks).toContain('playwright')
 })
 
+test('a slow device: the storage-partition probe timing out makes its check na, where Playwright otherwise fails it (issue 36)', async ({ page }) => {
+  // The nested frame is held back, never answered, as on a machine too busy to load it; the
+  // page's clock (Playwright's fake clock, running) is then moved past the probe's budget, so
+  // the test does not wait 10 s for it.
+  await page.clock.install()
+  let frameAsked!: () => void
+  const asked = new Promise<void>((r) => (frameAsked = r))
+  await page.route('**/probe/frame', () => frameAsked())
+  const task = await runPage(page, async () => {
+    await asked
+    await page.clock.fastForward(15_000)
+  })
+  const r = task.results as Results & { signals: Record<string, { ok: boolean; error?: { kind: string; message: string } }> }
+  expect(r.signals.partition).toMatchObject({ ok: false, error: { kind: 'timeout' } })
+  const check = r.checks.find((c) => c.id === 'storage-partitioning') as { verdict: string; expected: string } | undefined
+  expect(check).toMatchObject({ verdict: 'na', expected: expect.stringMatching(/^timeout: /) })
+  // The rest of the page still tells the automation: a timeout hides nothing else.
+  expect(verdictOf(r, 'webdriver-flag')).toBe('fail')
+  expect(r.verdict).toBe('bot')
+})
+
 test('headless Chromium dressed up as a Windows Chrome by stealth patches is still a bot', async ({ playwright }) => {
   // Its own browser: the AutomationControlled blink feature is off, as undetected drivers do.
   const browser = await playwright.chromium.launch({

@@ -11,7 +11,7 @@ import type { JudgeContext } from '../../checks/define'
 import type { Check } from '../scoring'
 import type { ServerObservation } from './observation'
 import { TOOL_DEFINITIONS } from './registry'
-import { chromeServer, humanChrome, linuxChromium, LINUX_UA, CHROMIUM_HINTS } from './bot-detector.fixture'
+import { chromeServer, humanChrome, linuxChromium, CHROME_UA, LINUX_UA, CHROMIUM_HINTS } from './bot-detector.fixture'
 import { desktopChrome, defaultFirefox, requestFrom } from './browser-fingerprint.fixture'
 import { CHROMIUM_PERSON, CHROMIUM_UA, FIREFOX_PERSON, FIREFOX_UA, server as canvasServer } from './canvas-fingerprint.fixture'
 import { signals as dnsSignals, server as dnsServer } from './dns-leak.fixture'
@@ -30,6 +30,18 @@ interface Person {
 }
 
 const observed = (userAgent: string): ServerObservation => ({ ip: '203.0.113.7', userAgent, headers: [['user-agent', userAgent]], receivedAt: 1_800_000_000_000 })
+
+/** Chrome's POST of a task, its headers in Chrome's order (as src/core/tools/http-headers.test.ts has them). */
+function chromePost(): ServerObservation {
+  const headers: Array<[string, string]> = [
+    ['host', 'antibot.example'], ['connection', 'keep-alive'], ['content-length', '900'],
+    ['sec-ch-ua-platform', '"Windows"'], ['user-agent', CHROME_UA], ['sec-ch-ua', '"Google Chrome";v="131", "Chromium";v="131", "Not_A Brand";v="24"'],
+    ['content-type', 'application/json'], ['sec-ch-ua-mobile', '?0'], ['accept', '*/*'], ['origin', 'https://antibot.example'],
+    ['sec-fetch-site', 'same-origin'], ['sec-fetch-mode', 'cors'], ['sec-fetch-dest', 'empty'], ['referer', 'https://antibot.example/tools/x'],
+    ['accept-encoding', 'gzip, deflate, br, zstd'], ['accept-language', 'en-US,en;q=0.9'],
+  ]
+  return { ip: '203.0.113.7', userAgent: CHROME_UA, headers, receivedAt: Date.UTC(2025, 0, 1) }
+}
 
 const PEOPLE: Person[] = [
   { tool: 'bot-detector', who: 'Chrome on Windows', signals: humanChrome(), server: chromeServer() },
@@ -78,6 +90,18 @@ describe('a probe that timed out', () => {
       const before = judged(p, p.signals)
       const all = Object.fromEntries(Object.keys(p.signals).map((n) => [n, TIMED_OUT]))
       expect(newlyFailed(before, judged(p, all))).toEqual([])
+    })
+  }
+
+  // The tools without a person's fixture: every signal their schema declares timed out, for a
+  // Chrome whose request the server saw as a person's.
+  for (const tool of Object.keys(TOOL_DEFINITIONS) as ToolId[]) {
+    test(`${tool}: a page whose every probe timed out fails no check`, () => {
+      const props = (TOOL_DEFINITIONS[tool].signals as { properties?: Record<string, unknown> }).properties ?? {}
+      const all = Object.fromEntries(Object.keys(props).map((n) => [n, TIMED_OUT]))
+      expect(Object.keys(all).length).toBeGreaterThan(0)
+      const checks = TOOL_DEFINITIONS[tool].judge(all as never, chromePost(), {}).checks
+      expect(checks.filter((c) => c.verdict === 'fail').map((c) => `${c.id}: ${JSON.stringify(c.observed)}`)).toEqual([])
     })
   }
 

@@ -187,10 +187,14 @@ async function initPgliteCluster(dataDir: string): Promise<void> {
   if (code !== 0) throw new Error(`Cannot create the embedded database in ${dataDir}: ${err.trim() || `exit code ${code}`}`)
 }
 
-/** `dataDir` undefined means in memory (tests). */
-export async function openPglite(dataDir?: string): Promise<Database> {
+/**
+ * `dataDir` undefined means in memory (tests); `loadDataDir`, for memory only, starts it from a
+ * dump of another's data directory (PGlite's dumpDataDir) instead of running initdb, which takes
+ * seconds each time: the tests open a hundred of them (tests/support/db.ts).
+ */
+export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database & { dump?(): Promise<Blob> }> {
   if (dataDir) await initPgliteCluster(dataDir)
-  const client = dataDir ? new PGlite(dataDir, pgliteOptions()) : new PGlite(pgliteOptions())
+  const client = dataDir ? new PGlite(dataDir, pgliteOptions()) : new PGlite({ ...pgliteOptions(), ...(loadDataDir ? { loadDataDir } : {}) })
   await client.waitReady
   const db = drizzlePglite(client, { schema }) as unknown as Db
   return {
@@ -198,6 +202,7 @@ export async function openPglite(dataDir?: string): Promise<Database> {
     driver: 'pglite',
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER }),
     close: () => client.close(),
+    ...(dataDir ? {} : { dump: () => client.dumpDataDir('none') as Promise<Blob> }),
   }
 }
 

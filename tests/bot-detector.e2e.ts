@@ -6,6 +6,7 @@
 // real Chrome) is a later issue.
 
 import { expect, test, type Page } from '@playwright/test'
+import { TOOL_DEFINITIONS } from '../src/core/tools/registry'
 import { startServer, type RunningServer } from './support/server'
 
 let server: RunningServer
@@ -105,6 +106,28 @@ test('a slow device: the storage-partition probe timing out makes its check na, 
   // The rest of the page still tells the automation: a timeout hides nothing else.
   expect(verdictOf(r, 'webdriver-flag')).toBe('fail')
   expect(r.verdict).toBe('bot')
+})
+
+test('a page whose clock jumps 20 s while its probes wait: every probe still waiting times out, and every check that needs one is na (issue 36)', async ({ page }) => {
+  // The page's clock (Playwright's fake clock) stands still from before the probes load, so no
+  // probe's own wait ends; the nested frame is held back. Then the clock jumps past every
+  // probe's budget: what had not answered by then timed out, as on a device far too slow.
+  await page.clock.install()
+  await page.clock.pauseAt(Date.now() + 1_000)
+  let frameAsked!: () => void
+  const asked = new Promise<void>((r) => (frameAsked = r))
+  await page.route('**/probe/frame', () => frameAsked())
+  const task = await runPage(page, async () => {
+    await asked
+    await page.clock.fastForward(20_000)
+    await page.clock.resume()
+  })
+  const r = task.results as Results & { checks: Array<{ id: string; verdict: string; expected: string }>; signals: Record<string, { ok: boolean; error?: { kind: string } }> }
+  const timedOut = Object.entries(r.signals).filter(([, s]) => s.ok === false && s.error?.kind === 'timeout').map(([n]) => n)
+  expect(timedOut).toContain('partition')
+  const needs = new Map(TOOL_DEFINITIONS['bot-detector'].checks.map(([def]) => [def.id, def.needs as readonly string[]]))
+  const judged = r.checks.filter((c) => needs.get(c.id)?.some((n) => timedOut.includes(n)) && c.verdict !== 'na').map((c) => `${c.id}: ${c.verdict}`)
+  expect({ timedOut, judged }).toEqual({ timedOut, judged: [] })
 })
 
 test('headless Chromium dressed up as a Windows Chrome by stealth patches is still a bot', async ({ playwright }) => {

@@ -269,10 +269,14 @@ async function createPgliteCluster(dataDir: string): Promise<void> {
   }
 }
 
-/** `dataDir` undefined means in memory (tests). */
-export async function openPglite(dataDir?: string): Promise<Database> {
+/**
+ * `dataDir` undefined means in memory (tests); `loadDataDir`, for memory only, starts it from a
+ * dump of another's data directory (PGlite's dumpDataDir) instead of running initdb, which takes
+ * seconds each time: the tests open a hundred of them (tests/support/db.ts).
+ */
+export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database & { dump?(): Promise<Blob> }> {
   if (dataDir) await createPgliteCluster(dataDir)
-  const client = dataDir ? new PGlite(dataDir, pgliteOptions()) : new PGlite(pgliteOptions())
+  const client = dataDir ? new PGlite(dataDir, pgliteOptions()) : new PGlite({ ...pgliteOptions(), ...(loadDataDir ? { loadDataDir } : {}) })
   await client.waitReady
   const load = statementLoad(1)
   countStatements(client, load)
@@ -283,6 +287,7 @@ export async function openPglite(dataDir?: string): Promise<Database> {
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER }),
     close: () => client.close(),
     load: load.read,
+    ...(dataDir ? {} : { dump: () => client.dumpDataDir('none') as Promise<Blob> }),
   }
 }
 

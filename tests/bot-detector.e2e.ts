@@ -6,6 +6,7 @@
 // real Chrome) is a later issue.
 
 import { expect, test, type Page } from '@playwright/test'
+import { TOOL_DEFINITIONS } from '../src/core/tools/registry'
 import { startServer, type RunningServer } from './support/server'
 
 let server: RunningServer
@@ -90,6 +91,49 @@ test('code Playwright evaluates in the page while it runs shows up in stack fram
   expect(verdictOf(r, 'stack-sourceurl')).toBe('fail')
   expect(JSON.stringify(r.checks.find((c) => c.id === 'stack-sourceurl')?.observed)).toMatch(/UtilityScript|eval at evaluate/)
   expect(r.frameworks).toContain('playwright')
+})
+
+test('a slow device: the storage-partition probe timing out makes its check na, where Playwright otherwise fails it (issue 36)', async ({ page }) => {
+  // The nested frame is held back, never answered, as on a machine too busy to load it; the
+  // page's clock (Playwright's fake clock, running) is then moved past the probe's budget, so
+  // the test does not wait 10 s for it.
+  await page.clock.install()
+  let frameAsked!: () => void
+  const asked = new Promise<void>((r) => (frameAsked = r))
+  await page.route('**/probe/frame', () => frameAsked())
+  const task = await runPage(page, async () => {
+    await asked
+    await page.clock.fastForward(15_000)
+  })
+  const r = task.results as Results & { signals: Record<string, { ok: boolean; error?: { kind: string; message: string } }> }
+  expect(r.signals.partition).toMatchObject({ ok: false, error: { kind: 'timeout' } })
+  const check = r.checks.find((c) => c.id === 'storage-partitioning') as { verdict: string; expected: string } | undefined
+  expect(check).toMatchObject({ verdict: 'na', expected: expect.stringMatching(/^timeout: /) })
+  // The rest of the page still tells the automation: a timeout hides nothing else.
+  expect(verdictOf(r, 'webdriver-flag')).toBe('fail')
+  expect(r.verdict).toBe('bot')
+})
+
+test('a page whose clock jumps 20 s while its probes wait: every probe still waiting times out, and every check that needs one is na (issue 36)', async ({ page }) => {
+  // The page's clock (Playwright's fake clock) stands still from before the probes load, so no
+  // probe's own wait ends; the nested frame is held back. Then the clock jumps past every
+  // probe's budget: what had not answered by then timed out, as on a device far too slow.
+  await page.clock.install()
+  await page.clock.pauseAt(Date.now() + 1_000)
+  let frameAsked!: () => void
+  const asked = new Promise<void>((r) => (frameAsked = r))
+  await page.route('**/probe/frame', () => frameAsked())
+  const task = await runPage(page, async () => {
+    await asked
+    await page.clock.fastForward(20_000)
+    await page.clock.resume()
+  })
+  const r = task.results as Results & { checks: Array<{ id: string; verdict: string; expected: string }>; signals: Record<string, { ok: boolean; error?: { kind: string } }> }
+  const timedOut = Object.entries(r.signals).filter(([, s]) => s.ok === false && s.error?.kind === 'timeout').map(([n]) => n)
+  expect(timedOut).toContain('partition')
+  const needs = new Map(TOOL_DEFINITIONS['bot-detector'].checks.map(([def]) => [def.id, def.needs as readonly string[]]))
+  const judged = r.checks.filter((c) => needs.get(c.id)?.some((n) => timedOut.includes(n)) && c.verdict !== 'na').map((c) => `${c.id}: ${c.verdict}`)
+  expect({ timedOut, judged }).toEqual({ timedOut, judged: [] })
 })
 
 test('headless Chromium dressed up as a Windows Chrome by stealth patches is still a bot', async ({ playwright }) => {

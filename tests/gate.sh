@@ -4,8 +4,11 @@
 # browser tests, then the bot-detector's detection matrix, then the tools matrix of people and
 # spoofers on all 14 tools), with the container test after the fault tests. `npm test` runs
 # this; .ci/run runs `npm test` with TEST_DATABASE_URL set.
+# Every step runs even when an earlier one failed; the gate then prints one line per step
+# (passed or failed, and its time) and exits non-zero if any failed (issue 36).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+GATE_START=$SECONDS
 
 # Debian's Chromium for the browser tests (Playwright cannot download browsers here).
 # CHROMIUM_PATH points elsewhere on machines that have their own Chromium.
@@ -79,27 +82,49 @@ if [ ! -x /usr/sbin/unbound ] && command -v apt-get >/dev/null; then
 fi
 # <<< dns-leak
 
+# The steps. `step NAME COMMAND…` runs one and records its outcome and time; to add a step, add
+# such a line where it belongs. A step's failure is reported at the end and does not stop the
+# gate, so one run shows every failure. The installs above still stop it: without them the
+# steps cannot run.
 BIN=node_modules/.bin
-echo "gate: type check"
-"$BIN/tsc" --noEmit
-echo "gate: lint (Biome, biome.jsonc)"
-"$BIN/biome" lint .
-echo "gate: XSS scan of the JSX"
-"$BIN/xss-scan" --project tsconfig.json
-echo "gate: unit, HTTP and database tests"
-"$BIN/bun" test
+INSTALL_SECONDS=$((SECONDS - GATE_START))
+SUMMARY=()
+FAILED=0
+# Ctrl-C or a kill stops the whole gate, not just the step it is in.
+trap 'echo "gate: interrupted" >&2; exit 130' INT TERM
+step() {
+  local name="$1" t0=$SECONDS code=0
+  shift
+  echo "gate: $name"
+  "$@" || code=$?
+  local took=$((SECONDS - t0)) outcome=passed
+  if [ "$code" -ne 0 ]; then
+    outcome="failed"
+    FAILED=$((FAILED + 1))
+    echo "gate: $name failed (exit $code); going on with the next step" >&2
+  fi
+  SUMMARY+=("$(printf '%-6s %3d:%02d  %s' "$outcome" $((took / 60)) $((took % 60)) "$name")")
+}
+
+step "type check" "$BIN/tsc" --noEmit
+step "lint (Biome, biome.jsonc)" "$BIN/biome" lint .
+step "XSS scan of the JSX" "$BIN/xss-scan" --project tsconfig.json
+step "unit, HTTP and database tests" "$BIN/bun" test
 # Real service processes: two instances on one PostgreSQL, PostgreSQL restarted under load (on
 # a private cluster), an ingest burst. Bounded: about a minute on a 2-core machine.
-echo "gate: fault and load tests"
-npm run --silent test:faults
+step "fault and load tests" npm run --silent test:faults
 # The container image built with podman from the Containerfile and run as a user would (about
 # 1.5 minutes here; once more the first time, to install podman and make the stand-in base
 # image where no registry answers): tests/container/run.sh.
-echo "gate: container test (tests/container/run.sh)"
-npm run --silent test:container
-echo "gate: browser tests (Playwright, $CHROMIUM_PATH)"
-"$BIN/playwright" test --config tests/playwright.config.ts
-echo "gate: detection matrix (tests/matrix/run.ts)"
-"$BIN/bun" tests/matrix/run.ts
-echo "gate: tools matrix (tests/matrix/tools.ts: people and spoofers on all 14 tools)"
-"$BIN/bun" tests/matrix/tools.ts
+step "container test (tests/container/run.sh)" npm run --silent test:container
+step "browser tests (Playwright, $CHROMIUM_PATH)" "$BIN/playwright" test --config tests/playwright.config.ts
+step "detection matrix (tests/matrix/run.ts)" "$BIN/bun" tests/matrix/run.ts
+step "tools matrix (tests/matrix/tools.ts: people and spoofers on all 14 tools)" "$BIN/bun" tests/matrix/tools.ts
+
+total=$((SECONDS - GATE_START))
+echo
+echo "gate: summary"
+printf 'gate: %-6s %3d:%02d  %s\n' done $((INSTALL_SECONDS / 60)) $((INSTALL_SECONDS % 60)) "installs (Debian packages the steps need)"
+for line in "${SUMMARY[@]}"; do echo "gate: $line"; done
+printf 'gate: %-6s %3d:%02d  %s\n' total $((total / 60)) $((total % 60)) "$([ "$FAILED" -eq 0 ] && echo "every step passed" || echo "$FAILED of ${#SUMMARY[@]} steps failed")"
+[ "$FAILED" -eq 0 ] || exit 1

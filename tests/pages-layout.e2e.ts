@@ -24,6 +24,10 @@ const SIZES = {
 } as const
 type Size = keyof typeof SIZES
 
+// Its tests share nothing but the server (each worker starts its own): spread over the workers,
+// the longest file no longer holds the suite's end (issue 36).
+test.describe.configure({ mode: 'parallel' })
+
 let server: RunningServer
 let key: string
 

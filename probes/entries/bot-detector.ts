@@ -1,3 +1,4 @@
+import { patient } from '../core/collect'
 import { runToolPage } from '../core/runner'
 import { animationFrames } from '../signals/animation-frames'
 import { apiLies } from '../signals/api-lies'
@@ -15,7 +16,7 @@ import { pointerMedia } from '../signals/pointer-media'
 import { iframeScope, pageScope, workerScope } from '../signals/scope-snapshot'
 import { screenMetrics } from '../signals/screen'
 import { sharedWorkerUa } from '../signals/shared-worker-ua'
-import { storagePartition } from '../signals/storage-partition'
+import { FRAME_TIMEOUT_MS, storagePartition } from '../signals/storage-partition'
 import { watchInputPacing } from '../signals/input-pacing'
 import { watchStackLeaks } from '../signals/stack-leaks'
 import { tlsEvidence } from '../signals/tls-evidence'
@@ -59,7 +60,8 @@ void runToolPage('bot-detector', {
   frames: () => animationFrames(),
   pointer: () => pointerMedia(),
   navRate: () => navigationRateLimit(),
-  partition: () => storagePartition(),
+  // As patient as the workers: the nested frame may take seconds to load on a busy machine.
+  partition: patient(() => storagePartition(), FRAME_TIMEOUT_MS + 500),
   tlsEvidence,
 }, {
   extra(signals) {

@@ -15,9 +15,16 @@
 
 import type { StoragePartition } from '../../common/signals/bot-detector'
 import { ProbeError } from '../core/probe-error'
+import { WORKER_TIMEOUT_MS } from '../core/worker'
 
 const POLL_MS = 15
-const TIMEOUT_MS = 2500
+/**
+ * How long the nested frame may take to load. Like a worker, a frame under a data: frame loads
+ * in a few milliseconds on an idle machine and in seconds on a busy one (2.5 s was too short
+ * under a load average of 11 on two cores, issue 36): slowness, not a lie, so the same budget
+ * as a worker's. A frame that never loads is still reported, as a timeout (the check is `na`).
+ */
+export const FRAME_TIMEOUT_MS = WORKER_TIMEOUT_MS
 
 /** The nested frame once its own document has loaded, or null while it is not there yet. */
 function nestedFrame(outer: HTMLIFrameElement): Window | null {
@@ -32,7 +39,7 @@ function nestedFrame(outer: HTMLIFrameElement): Window | null {
   }
 }
 
-export function storagePartition(doc: Document = document, win: Window = window, frameUrl = `${location.origin}/probe/frame`): Promise<StoragePartition> {
+export function storagePartition(doc: Document = document, win: Window = window, frameUrl = `${location.origin}/probe/frame`, timeoutMs = FRAME_TIMEOUT_MS): Promise<StoragePartition> {
   const key = `antibot-partition-${Math.random().toString(36).slice(2)}`
   const value = String(Date.now())
   try {
@@ -56,7 +63,7 @@ export function storagePartition(doc: Document = document, win: Window = window,
     const timer = setInterval(() => {
       const inner = nestedFrame(outer)
       if (!inner) {
-        if (Date.now() - started > TIMEOUT_MS) finish(new ProbeError('timeout', `the nested frame did not load within ${TIMEOUT_MS} ms`))
+        if (Date.now() - started > timeoutMs) finish(new ProbeError('timeout', `the nested frame did not load within ${timeoutMs} ms`))
         return
       }
       try {

@@ -9,5 +9,9 @@ describe('bot-detector verdict', () => {
     expect(verdictOf([c('notification-permission', 'fail')], 75)).toBe('suspicious')
     expect(verdictOf([], 40)).toBe('bot')
     expect(verdictOf([], 80)).toBe('human')
+    // Three core probes unanswered (here timed out: a warning, no failure): not enough to call it human.
+    const unanswered: Check = { ...c('probe-integrity', 'warn'), observed: ['webdriver: timeout: x', 'page: timeout: x', 'window: timeout: x'] }
+    expect(verdictOf([unanswered], 85)).toBe('suspicious')
+    expect(verdictOf([{ ...unanswered, observed: ['webdriver: timeout: x'] }], 85)).toBe('human')
   })
 })

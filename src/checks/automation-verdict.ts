@@ -1,11 +1,13 @@
 // bot-detector's verdict for a person: `bot` when a marker no person's browser produces fired
-// or the score is 40 or less, `suspicious` below 80, `human` otherwise.
+// or the score is 40 or less, `suspicious` below 80 or when too many core probes went
+// unanswered to tell (a page that timed out on a slow device: issue 36), `human` otherwise.
 
 import type { Check } from '../core/scoring'
 import { automationGlobals, phantomjsTraces, playwrightGlobals, seleniumGlobals } from './framework-globals'
 import { headlessBrands, headlessUa, headlessUaHeader, headlessWorkerUa } from './headless-markers'
 import { headlessSharedWorkerUa } from './shared-worker-ua'
 import { inputPacing } from './input-pacing'
+import { coreProbesUnanswered } from './probe-integrity'
 import { stackSourceUrl } from './stack-frames'
 import { webdriverFlag } from './webdriver-flag'
 
@@ -19,5 +21,5 @@ const DECISIVE = new Set<string>(
 
 export function verdictOf(checks: readonly Check[], score: number): BotVerdict {
   if (score <= 40 || checks.some((c) => c.verdict === 'fail' && DECISIVE.has(c.id))) return 'bot'
-  return score < 80 ? 'suspicious' : 'human'
+  return score < 80 || coreProbesUnanswered(checks) ? 'suspicious' : 'human'
 }

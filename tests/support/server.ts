@@ -1,6 +1,7 @@
 // Starts the real service (`bun src/main.ts`) as a child process for browser tests, which run
 // under Playwright's Node runner. The server gets a free port, a fresh PGlite data directory
-// (or DATABASE_URL when given), and an operator token so tests can make keys over HTTP.
+// (or DATABASE_URL when given), and an operator token so tests can make keys over HTTP. The data
+// directory starts as a copy of a template (dataDirTemplate, below) rather than empty.
 // The STUN/TURN listener is off unless a test passes STUN_PORT (its default, 3478, would be
 // shared by every server the tests start at once); so are fingerprint headers from proxies
 // unless a test passes TLS_FINGERPRINT_HEADERS (and TRUSTED_PROXIES). The HTTPS listener runs
@@ -8,7 +9,8 @@
 // temporary DATA_DIR): `tlsUrl` is its address; TLS_PORT=off turns it off.
 
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -29,8 +31,45 @@ export interface RunningServer {
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export const E2E_SIGNING_SECRET = 'e2e-signing-key-secret-0123456789abcdef'
 
+/**
+ * What the embedded database's servers start from (tests/support/data-dir-template.ts): made
+ * once per machine for a given lock file, database client and set of migrations, and kept in
+ * the temporary directory for later runs. Test processes that make it at once each make their
+ * own and the first to rename it into place wins. What it holds a server would make the same
+ * itself (a stale IP database cache is rebuilt, pending migrations applied), so it only saves time.
+ */
+let template: Promise<string> | undefined
+function dataDirTemplate(): Promise<string> {
+  template ??= (async () => {
+    const hash = createHash('sha256')
+    for (const f of ['package-lock.json', 'db/client.ts', 'db/pglite-init.ts', 'src/evidence/ipdb.ts', 'tests/support/data-dir-template.ts']) hash.update(readFileSync(join(ROOT, f)))
+    for (const f of readdirSync(join(ROOT, 'db/migrations'), { recursive: true }).map(String).sort()) hash.update(f)
+    const dir = join(tmpdir(), `antibot-e2e-template-${hash.digest('hex').slice(0, 16)}`)
+    if (existsSync(join(dir, 'pglite', 'PG_VERSION'))) return dir
+    const building = mkdtempSync(join(tmpdir(), 'antibot-e2e-template-building-'))
+    const child = spawn(join(ROOT, 'node_modules/.bin/bun'), ['tests/support/data-dir-template.ts', building], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] })
+    let err = ''
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()))
+    const code = await new Promise<number | null>((ok) => child.on('exit', ok))
+    if (code !== 0) throw new Error(`cannot make the test servers' data directory template: ${err}`)
+    try {
+      renameSync(building, dir)
+    } catch {
+      // Another test process put its own in place meanwhile.
+      rmSync(building, { recursive: true, force: true })
+    }
+    return dir
+  })()
+  return template
+}
+
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'antibot-e2e-'))
+  // A DATA_DIR the test gives is its own to make (tests of a first start); so is PostgreSQL.
+  if (!env.DATABASE_URL && !env.DATA_DIR) {
+    const from = await dataDirTemplate()
+    for (const part of ['pglite', 'ipdb']) cpSync(join(from, part), join(dataDir, part), { recursive: true })
+  }
   const adminToken = `e2e-admin-${Math.random().toString(36).slice(2)}-${Date.now()}`
   // The service's TLS defaults, whatever the environment running the tests says.
   const inherited = { ...process.env }

@@ -231,10 +231,10 @@ describe('bot-detector judge', () => {
 
   test('missing signals make their checks na, and a page whose core probes all failed is not human', () => {
     const s = humanChrome()
-    for (const k of Object.keys(s) as Array<keyof Signals>) (s as Record<string, unknown>)[k] = missing()
+    for (const k of Object.keys(s) as Array<keyof Signals>) (s as Record<string, unknown>)[k] = missing('error', 'TypeError: undefined is not a function')
     const r = judge(s)
     expect(r.byId('webdriver-flag').verdict).toBe('na')
-    expect(r.byId('webdriver-flag').expected).toBe('timeout: no answer within 3000 ms')
+    expect(r.byId('webdriver-flag').expected).toBe('error: TypeError: undefined is not a function')
     expect(r.byId('probe-integrity').verdict).toBe('fail')
     expect(r.sections.verdict).not.toBe('human')
     expect(r.sections.navigator).toEqual({ userAgent: CHROME_UA, platform: '', language: '' })
@@ -242,6 +242,16 @@ describe('bot-detector judge', () => {
     expect(r.sections.canvas).toEqual({ hash: '' })
     const errors = [...Value.Errors(resultsSchema('bot-detector'), r.stored)].map((e) => `${e.path}: ${e.message}`)
     expect(errors).toEqual([])
+  })
+
+  test('every probe timing out (a slow device) fails no check, and the verdict is suspicious, not human', () => {
+    const s = humanChrome()
+    for (const k of Object.keys(s) as Array<keyof Signals>) (s as Record<string, unknown>)[k] = missing()
+    const r = judge(s)
+    expect(r.byId('webdriver-flag').expected).toBe('timeout: no answer within 3000 ms')
+    expect(r.checks.filter((c) => c.verdict === 'fail').map((c) => c.id)).toEqual([])
+    expect(r.byId('probe-integrity').verdict).toBe('warn')
+    expect(r.sections.verdict).toBe('suspicious')
   })
 
   test('one core probe timing out only warns', () => {

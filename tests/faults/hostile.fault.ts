@@ -101,13 +101,14 @@ describe('the embedded default in 384 MB, under hostile clients (issue 33)', () 
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
     child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
     child.on('exit', (code, signal) => (exited = code ?? (signal ? 128 : -1)))
+    // Run in reverse: the service killed first, then its cgroup removed once empty.
+    cleanups.push(async () => {
+      for (let i = 0; i < 50 && readFileSync(join(cg.dir, 'cgroup.procs'), 'utf8').trim(); i++) await new Promise((r) => setTimeout(r, 100))
+      cg.destroy()
+    })
     cleanups.push(() => {
       child.kill('SIGKILL')
       rmSync(dataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
-    })
-    cleanups.push(async () => {
-      for (let i = 0; i < 50 && pssBytes(cg.dir) > 0; i++) await new Promise((r) => setTimeout(r, 100))
-      cg.destroy()
     })
     // Up and done with its first-start work (the IP database's parse in a child process).
     for (let i = 0; i < 1200 && !/IP database ready|Cannot load the IP database/.test(out); i++) {

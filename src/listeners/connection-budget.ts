@@ -22,7 +22,7 @@ export interface ConnectionLimits {
   total: number
 }
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { perNetwork: 64, handshakesPerNetwork: 16, total: 2048 }
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { perNetwork: 64, handshakesPerNetwork: 16, total: 1024 }
 
 /** Which limit refused a connection (the metric's label, the log line's word). */
 export type ConnectionRefusal = 'connections_per_network' | 'handshakes_per_network' | 'connections_total'

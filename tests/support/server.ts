@@ -42,7 +42,7 @@ let template: Promise<string> | undefined
 function dataDirTemplate(): Promise<string> {
   template ??= (async () => {
     const hash = createHash('sha256')
-    for (const f of ['package-lock.json', 'db/client.ts', 'db/pglite-init.ts', 'src/evidence/ipdb.ts', 'tests/support/data-dir-template.ts']) hash.update(readFileSync(join(ROOT, f)))
+    for (const f of ['package-lock.json', 'db/client.ts', 'db/pglite-template.tar.zst', 'src/evidence/ipdb.ts', 'tests/support/data-dir-template.ts']) hash.update(readFileSync(join(ROOT, f)))
     for (const f of readdirSync(join(ROOT, 'db/migrations'), { recursive: true }).map(String).sort()) hash.update(f)
     const dir = join(tmpdir(), `antibot-e2e-template-${hash.digest('hex').slice(0, 16)}`)
     if (existsSync(join(dir, 'pglite', 'PG_VERSION'))) return dir

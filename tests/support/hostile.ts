@@ -136,16 +136,12 @@ export async function unfinishedBodies(port: number, o: { localAddress: string; 
   return outcome
 }
 
-/** 4a. `connections` TCP connections, each sending ~60 KB of a ClientHello that never ends. */
-export async function unfinishedHellos(port: number, o: { localAddress: string; connections: number; holdMs: number }): Promise<HostileOutcome> {
+/**
+ * `connections` plain TCP connections from `localAddress`, each writing `bytes` once connected
+ * and then nothing more, held for `holdMs`.
+ */
+async function unfinishedWrites(port: number, bytes: Uint8Array, o: { localAddress: string; connections: number; holdMs: number }): Promise<HostileOutcome> {
   const outcome: HostileOutcome = { opened: 0, closedByServer: 0, received: 0 }
-  // Handshake records of 16 KiB carrying a hello that claims 64,000 bytes: three full records
-  // and most of a fourth, never the rest.
-  const record = (payload: Uint8Array) => concatBytes([Uint8Array.of(22, 3, 1, ...u16(payload.length)), payload])
-  const first = new Uint8Array(16 * 1024)
-  first.set([1, 0, 0xfa, 0x00, 3, 3])
-  const rest = new Uint8Array(16 * 1024)
-  const hello = concatBytes([record(first), record(rest), record(rest), record(rest).subarray(0, 12_000)])
   const sockets: Socket[] = []
   await Promise.all(
     Array.from(
@@ -154,7 +150,7 @@ export async function unfinishedHellos(port: number, o: { localAddress: string; 
         new Promise<void>((resolve) => {
           const s = netConnect({ port, host: '127.0.0.1', localAddress: o.localAddress }, () => {
             outcome.opened++
-            s.write(hello)
+            s.write(bytes)
             resolve()
           })
           sockets.push(s)
@@ -169,6 +165,17 @@ export async function unfinishedHellos(port: number, o: { localAddress: string; 
   )
   await holdThenEnd(outcome, o.holdMs, sockets)
   return outcome
+}
+
+/** 4a. `connections` TCP connections, each sending ~60 KB of a ClientHello that never ends. */
+export function unfinishedHellos(port: number, o: { localAddress: string; connections: number; holdMs: number }): Promise<HostileOutcome> {
+  // Handshake records of 16 KiB carrying a hello that claims 64,000 bytes: three full records
+  // and most of a fourth, never the rest.
+  const record = (payload: Uint8Array) => concatBytes([Uint8Array.of(22, 3, 1, ...u16(payload.length)), payload])
+  const first = new Uint8Array(16 * 1024)
+  first.set([1, 0, 0xfa, 0x00, 3, 3])
+  const rest = new Uint8Array(16 * 1024)
+  return unfinishedWrites(port, concatBytes([record(first), record(rest), record(rest), record(rest).subarray(0, 12_000)]), o)
 }
 
 /** 4b. `connections` idle HTTP/2 connections (one GET each, answered), kept open by PINGs. */
@@ -216,30 +223,6 @@ export async function concurrentGets(url: string, o: { concurrency: number; roun
 }
 
 /** 6. `connections` plain-HTTP connections, each sending ~8 KB of a request head that never ends. */
-export async function unfinishedHeads(port: number, o: { localAddress: string; connections: number; holdMs: number }): Promise<HostileOutcome> {
-  const outcome: HostileOutcome = { opened: 0, closedByServer: 0, received: 0 }
-  const head = new TextEncoder().encode(`GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: ${'a'.repeat(8000)}`)
-  const sockets: Socket[] = []
-  await Promise.all(
-    Array.from(
-      { length: o.connections },
-      () =>
-        new Promise<void>((resolve) => {
-          const s = netConnect({ port, host: '127.0.0.1', localAddress: o.localAddress }, () => {
-            outcome.opened++
-            s.write(head)
-            resolve()
-          })
-          sockets.push(s)
-          s.on('data', (d: Buffer) => (outcome.received += d.length))
-          s.on('error', () => {})
-          s.once('close', () => {
-            if (!outcome.ended) outcome.closedByServer++
-            resolve()
-          })
-        }),
-    ),
-  )
-  await holdThenEnd(outcome, o.holdMs, sockets)
-  return outcome
+export function unfinishedHeads(port: number, o: { localAddress: string; connections: number; holdMs: number }): Promise<HostileOutcome> {
+  return unfinishedWrites(port, new TextEncoder().encode(`GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: ${'a'.repeat(8000)}`), o)
 }

@@ -4,6 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { execFile } from 'node:child_process'
+import { SPEC_EXAMPLE_RESULTS } from '../src/core/tools/bot-detector.fixture'
 import { startServer, type RunningServer } from './support/server'
 
 function curl(args: string[]): Promise<string> {
@@ -83,15 +84,7 @@ describe('curl as the client (no JavaScript, no signals)', () => {
   test('a bot-detector body of the spec’s shape: scored from its own entries (100), unverified, every check the client’s', async () => {
     const body = JSON.stringify({
       tool: 'bot-detector',
-      results: {
-        summary: { total: 3, passed: 3, failed: 0, warnings: 0, score: 100 },
-        leaks: { webdriver: false, selenium: false, phantomjs: false },
-        navigator: { userAgent: 'Mozilla/5.0', platform: 'Linux x86_64', language: 'en-US' },
-        screen: { width: 1920, height: 1080, colorDepth: 24 },
-        webgl: { vendor: 'Google Inc.', renderer: 'ANGLE' },
-        canvas: { hash: 'a1b2c3' },
-        scoring: { webdriver: 'pass', selenium: 'pass', phantomjs: 'pass' },
-      },
+      results: SPEC_EXAMPLE_RESULTS,
     })
     const created = JSON.parse(await curl(['-X', 'POST', `${server.baseUrl}/api/antibot/tasks`, '-H', 'content-type: application/json', '--data-binary', body])) as { task_id: string }
     const task = JSON.parse(await curl(['-H', `authorization: Bearer ${key}`, `${server.baseUrl}/api/antibot/tasks/${created.task_id}`])) as Task

@@ -7,22 +7,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createPublicKey, verify } from 'node:crypto'
 import { verifyDetached } from '../src/core/jws'
-import { CHROME_UA, HEADLESS_UA, humanChrome, playwrightHeadless } from '../src/core/tools/bot-detector.fixture'
+import { CHROME_UA, HEADLESS_UA, humanChrome, playwrightHeadless, SPEC_EXAMPLE_RESULTS } from '../src/core/tools/bot-detector.fixture'
 import { buildTestApp, makeKey } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 
 const BASE = 'http://localhost'
 
 /** The example body of docs/api.md, exactly the interface spec's `results` shape. */
-const SPEC_EXAMPLE = {
-  summary: { total: 3, passed: 3, failed: 0, warnings: 0, score: 100 },
-  leaks: { webdriver: false, selenium: false, phantomjs: false },
-  navigator: { userAgent: 'Mozilla/5.0', platform: 'Linux x86_64', language: 'en-US' },
-  screen: { width: 1920, height: 1080, colorDepth: 24 },
-  webgl: { vendor: 'Google Inc.', renderer: 'ANGLE' },
-  canvas: { hash: 'a1b2c3' },
-  scoring: { webdriver: 'pass', selenium: 'pass', phantomjs: 'pass' },
-}
+const SPEC_EXAMPLE = SPEC_EXAMPLE_RESULTS
 
 /** What a headless Chromium sends with every request (Playwright's default, Linux). */
 const HEADLESS_HEADERS = { 'user-agent': HEADLESS_UA, 'sec-ch-ua': '"Not:A-Brand";v="8", "Chromium";v="156"', 'sec-ch-ua-mobile': '?0', 'sec-ch-ua-platform': '"Linux"' }

@@ -4,6 +4,7 @@ import { resultsSchema } from '../results'
 import { TOOL_IDS } from '../../../common/tools'
 import { assembleResults, NOT_SENT } from './assemble'
 import type { ServerObservation } from './observation'
+import { SPEC_EXAMPLE_RESULTS } from './bot-detector.fixture'
 import { today as dnsToday } from './dns-leak.fixture'
 
 const CURL = 'curl/7.88.1'
@@ -86,15 +87,7 @@ describe('results.tested: whether the score is a result of the tool’s main tes
 })
 
 describe('what a client cannot set (issue 34)', () => {
-  const spec = {
-    summary: { total: 3, passed: 3, failed: 0, warnings: 0, score: 100 },
-    leaks: { webdriver: false, selenium: false, phantomjs: false },
-    navigator: { userAgent: 'Mozilla/5.0', platform: 'Linux x86_64', language: 'en-US' },
-    screen: { width: 1920, height: 1080, colorDepth: 24 },
-    webgl: { vendor: 'Google Inc.', renderer: 'ANGLE' },
-    canvas: { hash: 'a1b2c3' },
-    scoring: { webdriver: 'pass', selenium: 'pass', phantomjs: 'pass' },
-  }
+  const spec = SPEC_EXAMPLE_RESULTS
 
   test('a spec body with a live nonce and its own verdict: unverified, client-scored, the verdict dropped; it matches the published schema', () => {
     const r = assembleResults('bot-detector', { ...spec, verdict: 'human', frameworks: [] }, curlRequest({ nonce: 'valid' }))

@@ -12,6 +12,17 @@ import type { ServerObservation } from './observation'
 export const ok = <T,>(value: T) => ({ ok: true as const, value, ms: 1 })
 export const missing = (kind: 'timeout' | 'unsupported' | 'blocked' | 'error' = 'timeout', message = 'no answer within 3000 ms') => ({ ok: false as const, error: { kind, message }, ms: 3000 })
 
+/** The example body of docs/api.md: exactly the interface spec's bot-detector `results` shape. */
+export const SPEC_EXAMPLE_RESULTS = {
+  summary: { total: 3, passed: 3, failed: 0, warnings: 0, score: 100 },
+  leaks: { webdriver: false, selenium: false, phantomjs: false },
+  navigator: { userAgent: 'Mozilla/5.0', platform: 'Linux x86_64', language: 'en-US' },
+  screen: { width: 1920, height: 1080, colorDepth: 24 },
+  webgl: { vendor: 'Google Inc.', renderer: 'ANGLE' },
+  canvas: { hash: 'a1b2c3' },
+  scoring: { webdriver: 'pass', selenium: 'pass', phantomjs: 'pass' },
+}
+
 export const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 export const HEADLESS_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36'
 export const FIREFOX_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0'

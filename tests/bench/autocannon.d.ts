@@ -15,6 +15,10 @@ declare module 'autocannon' {
     non2xx: number
     '2xx': number
   }
-  const autocannon: (opts: Record<string, unknown>, cb: (err: Error | null, result: AutocannonResult) => void) => unknown
+  export interface AutocannonInstance {
+    /** Once a second while running: the requests completed in that second. */
+    on(event: 'tick', listener: (t: { counter: number }) => void): void
+  }
+  const autocannon: (opts: Record<string, unknown>, cb: (err: Error | null, result: AutocannonResult) => void) => AutocannonInstance
   export default autocannon
 }

@@ -209,6 +209,9 @@ try {
       console.log(`| ${i + 1} | ${l.label} | ${Math.round(b.rps)} | ${Math.round(s.rps)} | ${r2(ratio(l.name, i))} | ${r2(trend)}${trend < 0.85 ? ' (more than 15 % below)' : ''} | ${s.p99} | ${b.errors}/${s.errors} |`)
     }
   }
+  // Each load's seconds in thousands of requests: a slow start (warm-up) and a slow load look different.
+  console.log('\nrequests per second, each second of each load (thousands; b = baseline, s = service):')
+  for (let i = 0; i < ROUNDS; i++) for (const l of LOADS) for (const t of ['baseline', 'service'] as const) console.log(`  round ${i + 1} ${l.name} ${t[0]}: ${out[t][l.name][i]!.perSecond.map((n) => (n / 1000).toFixed(1)).join(' ')}`)
   console.log('\n| load | median × baseline | lowest round × baseline | target | lowest round vs round 1 |')
   console.log('|---|---|---|---|---|')
   const targetOf: Record<LoadName, number> = { 'get-hot': 1.2, 'get-many': 1.2, post: 1.0, mixed: 1.0 }

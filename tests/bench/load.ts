@@ -72,6 +72,8 @@ export interface Load {
   pgUs: number | null
   genUs: number
   rssPeakMb: number | null
+  /** Requests completed in each second of the load, in order (to tell a slow start from a slow load). */
+  perSecond: number[]
 }
 
 export type Kind = 'get' | 'post' | 'mixed'
@@ -115,8 +117,9 @@ export function load(server: Server, kind: Kind, gets: GetSet, o: LoadOptions): 
     const r = rssMb(server.pid)
     if (r !== null) rssPeak = Math.max(rssPeak ?? 0, r)
   }, 250)
+  const perSecond: number[] = []
   return new Promise((resolve, reject) => {
-    autocannon({ url: server.url, connections: o.connections, duration: o.seconds, ...(o.rate ? { overallRate: o.rate } : {}), requests }, (err: Error | null, r: AutocannonResult) => {
+    const run = autocannon({ url: server.url, connections: o.connections, duration: o.seconds, ...(o.rate ? { overallRate: o.rate } : {}), requests }, (err: Error | null, r: AutocannonResult) => {
       clearInterval(sampler)
       if (err) return reject(err)
       const cpu1 = cpuMs(server.pid)
@@ -132,8 +135,10 @@ export function load(server: Server, kind: Kind, gets: GetSet, o: LoadOptions): 
         pgUs: pg0 === null || pg1 === null ? null : ((pg1 - pg0) * 1000) / total,
         genUs: (gen.user + gen.system) / total,
         rssPeakMb: rssPeak,
+        perSecond,
       })
     })
+    run.on('tick', (t) => perSecond.push(t.counter))
   })
 }
 

@@ -1,9 +1,13 @@
 // PostgreSQL restarted under load. A private cluster (never the machine's shared server) backs
 // one real service process; closed-loop clients fetch and submit tasks while the cluster is
-// stopped for a few seconds and started again. Every request must get an answer within 5 s
-// (503 with Retry-After and a JSON error while the database is away), everything must succeed
-// again within 5 s of the database's return, and the usage counter must equal the number of
-// 200s: nothing counted twice, nothing counted without being served.
+// stopped for ten seconds and started again. Every request must get an answer within the bound
+// the service's own timeouts set (503 with Retry-After and a JSON error while the database is
+// away), everything must succeed again soon after the database's return, and the usage counter
+// must equal the number of 200s: nothing counted twice, nothing counted without being served.
+//
+// The bounds come from the timeouts the service is given, plus a slack for a busy machine (the
+// gate passes with both cores kept busy beside it, issue 36). The outage lasts longer than the
+// answer bound, so a request that waited for the database instead of timing out still fails it.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import postgres from 'postgres'
@@ -16,11 +20,17 @@ import { privateClusterUnavailable, runLoad, startPrivateCluster, tally, type Pr
 
 const UNAVAILABLE = 'Service temporarily unavailable: the database is not reachable; retry shortly.'
 const CONCURRENCY = 8
+const CONNECT_TIMEOUT_MS = 2000
+const STATEMENT_TIMEOUT_MS = 3000
+/** What a loaded machine may add to any bound (scheduling, a slow process start). */
+const SLACK_MS = 3000
+/** One connect attempt and one statement, each up to its timeout. */
+const ANSWER_WITHIN_MS = CONNECT_TIMEOUT_MS + STATEMENT_TIMEOUT_MS + SLACK_MS
+/** A broken pool is replaced after one connect timeout; then a connect and a statement. */
+const RECOVER_WITHIN_MS = 2 * CONNECT_TIMEOUT_MS + SLACK_MS
 const BEFORE_MS = 2000
-const DOWN_MS = 4000
-const AFTER_MS = 7000
-const ANSWER_WITHIN_MS = 5000
-const RECOVER_WITHIN_MS = 5000
+const DOWN_MS = ANSWER_WITHIN_MS + 2000
+const AFTER_MS = RECOVER_WITHIN_MS + 5000
 
 const why = privateClusterUnavailable()
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -32,14 +42,14 @@ describe('PostgreSQL restarted mid-load', () => {
   beforeAll(async () => {
     requirePrerequisite(why)
     cluster = await startPrivateCluster()
-    server = await startServer({ DATABASE_URL: cluster.url, DB_CONNECT_TIMEOUT_MS: '2000', DB_STATEMENT_TIMEOUT_MS: '3000', DB_POOL_SIZE: '8' })
+    server = await startServer({ DATABASE_URL: cluster.url, DB_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS), DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS), DB_POOL_SIZE: '8' })
   }, 120_000)
   afterAll(async () => {
     await server?.stop()
     await cluster?.destroy()
   }, 120_000)
 
-  test('answers within 5 s throughout, 503 while away, recovers within 5 s, and counts exactly the 200s', async () => {
+  test('answers within its timeouts throughout, 503 while away, recovers soon after, and counts exactly the 200s', async () => {
     const key = await server.makeKey({ plan: 'business' })
     const body = JSON.stringify({ tool: 'bot-detector', results: specBotResults() })
     const created = await fetch(`${server.baseUrl}/api/antibot/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
@@ -79,7 +89,7 @@ describe('PostgreSQL restarted mid-load', () => {
         `first success ${(firstOkAfterUp - upAt).toFixed(0)} ms after; slowest answer ${slowest.toFixed(0)} ms`,
     )
 
-    // Every request got an answer, and within 5 s.
+    // Every request got an answer, within the bound its timeouts set.
     const unanswered = samples.filter((s) => s.status === 0)
     expect(unanswered.map((s) => s.body)).toEqual([])
     expect(samples.filter((s) => s.end - s.start >= ANSWER_WITHIN_MS).map(describeSample)).toEqual([])
@@ -89,7 +99,7 @@ describe('PostgreSQL restarted mid-load', () => {
       expect(s.retryAfter).toMatch(/^\d+$/)
       expect(JSON.parse(s.body)).toEqual({ error: UNAVAILABLE })
     }
-    // The outage was seen, and was over within 5 s of the database's return.
+    // The outage was seen, and was over soon after the database's return.
     expect(failures.length).toBeGreaterThan(0)
     const afterRecovery = samples.filter((s) => s.start >= upAt + RECOVER_WITHIN_MS)
     expect(afterRecovery.length).toBeGreaterThan(0)
@@ -113,11 +123,11 @@ describe('PostgreSQL restarted mid-load', () => {
     }
   }, 120_000)
 
-  test('after four quick restarts no pooled connection is left broken: every query succeeds from 5 s after the last return', async () => {
+  test('after four quick restarts no pooled connection is left broken: every query succeeds soon after the last return', async () => {
     // postgres.js 3.4.9 can poison a connection whose socket closes mid-write (see
     // db/client.ts); without the pool replacement, some queries kept failing with
     // CONNECT_TIMEOUT every 2 s long after the database was back.
-    const database = openPostgres(cluster.url, { max: 8, connectTimeoutSeconds: 2 })
+    const database = openPostgres(cluster.url, { max: 8, connectTimeoutSeconds: CONNECT_TIMEOUT_MS / 1000 })
     const t0 = performance.now()
     const since = () => performance.now() - t0
     let done = false
@@ -145,7 +155,7 @@ describe('PostgreSQL restarted mid-load', () => {
         await cluster.start()
         upAt = since()
       }
-      await sleep(8000)
+      await sleep(RECOVER_WITHIN_MS + 5000)
     } finally {
       done = true
       await Promise.all(loops)

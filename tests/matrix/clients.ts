@@ -36,6 +36,12 @@ export interface Client {
   mustName?: string[]
   /** Opens the page and returns its task id. */
   run(ctx: MatrixContext): Promise<string>
+  /**
+   * Caught only by what its pointer input shows (input-pacing): a run in which its moves did not
+   * reach the page steadily enough to judge (the check `na`, as on a loaded machine) tried the
+   * scenario, not the detection, and is run again (run.ts, at most three attempts).
+   */
+  judgedOnInput?: boolean
 }
 
 /** Flags for the browsers the matrix controls: quiet (loopback only), no sandbox as root. */

@@ -130,11 +130,13 @@ async function rawDevTools(ctx: MatrixContext, world: 'main' | 'isolated'): Prom
 export const rawDevToolsMainWorldClient: Client = {
   name: 'Raw DevTools WebSocket (nodriver class): headful Chromium, Runtime.evaluate in the page world, Input.* mouse and wheel',
   expected: 'bot',
+  judgedOnInput: true,
   run: (ctx) => rawDevTools(ctx, 'main'),
 }
 
 export const rawDevToolsIsolatedWorldClient: Client = {
   name: 'Raw DevTools WebSocket (nodriver class): headful Chromium, Runtime.evaluate in an isolated world, Input.* mouse and wheel',
   expected: 'bot',
+  judgedOnInput: true,
   run: (ctx) => rawDevTools(ctx, 'isolated'),
 }

@@ -47,3 +47,8 @@ test('markdownTable has one row per client with its failed and warned checks, ma
   expect(lines[3]).toBe('| a \\| b | human | bot | 10 | — | webdriver (fail), gpu (warn) | ✗ verdict bot, expected human |')
 })
 
+
+test('markdownTable marks a row whose input could not be judged on a loaded machine with ?, not ✗', () => {
+  const [, , line] = markdownTable([row({ verdict: 'human', score: 100, inconclusive: 'its input could not be judged in 3 attempts on this loaded machine' })]).split('\n')
+  expect(line).toEndWith('| ? its input could not be judged in 3 attempts on this loaded machine |')
+})

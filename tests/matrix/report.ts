@@ -19,6 +19,10 @@ export interface Row {
   error: string | null
   /** The checks that failed or warned, "id (verdict)", for the JSON record. */
   findings: string[]
+  /** Runs it took (more than one only for a client judged on its input, run.ts). */
+  attempts?: number
+  /** Why this row says nothing either way (its input never judged on a loaded machine); not a failure. */
+  inconclusive?: string
 }
 
 /**
@@ -52,8 +56,9 @@ export function markdownTable(rows: readonly Row[]): string {
   const lines = ['| client | expected | verdict | score | frameworks | failed / warned | |', '|---|---|---|---|---|---|---|']
   for (const r of rows) {
     const problem = rowProblem(r)
+    const mark = problem && r.inconclusive ? `? ${cell(r.inconclusive)}` : problem ? `✗ ${cell(problem)}` : '✓'
     lines.push(
-      `| ${cell(r.client)} | ${r.expected} | ${r.verdict ?? '—'} | ${r.score ?? '—'} | ${cell(r.frameworks.join(', ') || '—')} | ${cell(r.findings.join(', ') || '—')} | ${problem ? `✗ ${cell(problem)}` : '✓'} |`,
+      `| ${cell(r.client)} | ${r.expected} | ${r.verdict ?? '—'} | ${r.score ?? '—'} | ${cell(r.frameworks.join(', ') || '—')} | ${cell(r.findings.join(', ') || '—')} | ${mark} |`,
     )
   }
   return lines.join('\n')

@@ -21,6 +21,8 @@ import { startXvfb } from './xvfb'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const PAGE_TIMEOUT_MS = 30_000
+/** Visitors at once (TOOLS_MATRIX_PARALLEL; 2 by default, one per core of a small machine), each lane with its own server. */
+const PARALLEL = Math.max(1, Number(process.env.TOOLS_MATRIX_PARALLEL) || 2)
 
 interface Visitor {
   name: string
@@ -105,11 +107,12 @@ async function main(): Promise<number> {
   const version = browserVersions(chromium, new Set(['firefox', 'webkit']))
 
   const started = Date.now()
-  const server = await startServer({ STUN_PORT: '0', TLS_PORT: '0' })
+  // One server per lane: a person's task is found as the newest one its server did not have
+  // before (person.ts), so visitors that run at once must not share a server.
+  const lanes: Array<{ server: Awaited<ReturnType<typeof startServer>>; key: string }> = []
   const cols: Column[] = []
   try {
-    const key = await server.makeKey({ plan: 'pro' })
-    for (const id of chosen) {
+    const visitOne = async (id: string, { server, key }: (typeof lanes)[number]): Promise<Column> => {
       const visitor = VISITORS[id]!
       const dir = mkdtempSync(join(tmpdir(), `antibot-tools-${id}-`))
       const ctx: PersonContext = { pageUrl: '', baseUrl: server.baseUrl, adminToken: server.adminToken, chromium, chromedriver: '', ...BROWSER_PATHS, dir, timeoutMs: PAGE_TIMEOUT_MS }
@@ -140,10 +143,23 @@ async function main(): Promise<number> {
         rmSync(dir, { recursive: true, force: true })
       }
       console.error(`tools matrix: ${id} done in ${Math.round((Date.now() - t0) / 1000)} s`)
-      cols.push(col)
+      return col
     }
+    // Visitors share nothing else (each has its own display, profiles and browser), so PARALLEL
+    // of them go at once, each lane on its own server; the table keeps the order they were chosen in.
+    const done = new Map<string, Column>()
+    const queue = [...chosen]
+    await Promise.all(
+      Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
+        const server = await startServer({ STUN_PORT: '0', TLS_PORT: '0' })
+        const at = { server, key: await server.makeKey({ plan: 'pro' }) }
+        lanes.push(at)
+        for (let id = queue.shift(); id !== undefined; id = queue.shift()) done.set(id, await visitOne(id, at))
+      }),
+    )
+    for (const id of chosen) cols.push(done.get(id)!)
   } finally {
-    await server.stop()
+    await Promise.all(lanes.map((l) => l.server.stop()))
   }
 
   const seconds = Math.round((Date.now() - started) / 1000)

@@ -15,7 +15,8 @@
 // xdotool moves every 15 ms left 6–9 events in a 150 ms block; a raw DevTools client moving
 // every 8–20 ms left none, every time. Nothing happens for a pointer that does not move.
 
-import { type InputBlock, type InputPacing, informative, LOST_GAP_MS } from '../../common/signals/bot-detector'
+import { informative, LOST_GAP_MS } from '../../common/input-pacing'
+import type { InputBlock, InputPacing } from '../../common/signals/bot-detector'
 
 export interface PacingOptions {
   /** Shortest and longest block: four intervals of the stream, within these bounds. */

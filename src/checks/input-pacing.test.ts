@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import type { InputPacing } from '../../common/signals/bot-detector'
 import { humanChrome, judge, ok } from '../core/tools/bot-detector.fixture'
 import { informative, inputPacing, paced } from './input-pacing'
-import { contended } from '../../common/signals/bot-detector'
+import { contended } from '../../common/input-pacing'
 
 const run = (input: InputPacing) => {
   const s = humanChrome()

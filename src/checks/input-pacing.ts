@@ -7,7 +7,8 @@
 // mouse.move) creates the next event only after the block. Absence of input proves nothing and
 // is never judged; a block is evidence only when the pointer was moving steadily on both sides.
 
-import { type BotDetectorSignals, contended, type InputBlock, informative } from '../../common/signals/bot-detector'
+import { contended, informative } from '../../common/input-pacing'
+import type { BotDetectorSignals, InputBlock } from '../../common/signals/bot-detector'
 import { checkOn, na } from './define'
 
 export { informative }

@@ -148,9 +148,11 @@ async function main(): Promise<number> {
         const retry = CLIENTS[id]!.judgedOnInput && inputUnjudged !== null && rowProblem(row) !== null
         if (retry && inputUnjudged.includes(LOADED)) loaded.push(inputUnjudged)
         if (!retry || attempt >= INPUT_ATTEMPTS) {
-          // Every attempt's input was unjudged because the page lost the CPU: the machine was too
-          // loaded to show this client's catch, which says nothing either way; not a misjudgment.
-          const inconclusive = retry && loaded.length === attempt ? `its input could not be judged in ${attempt} attempts on this loaded machine` : undefined
+          // No attempt's input could be judged and the page showed it lost the CPU: the machine was
+          // too loaded to show this client's catch (its moves came too seldom or the blocks were
+          // taken), which says nothing either way; not a misjudgment. On an idle machine no block
+          // loses its time, so the row must be judged there.
+          const inconclusive = retry && loaded.length > 0 ? `its input could not be judged in ${attempt} attempts on this loaded machine` : undefined
           if (inconclusive) console.error(`matrix: ${id}: INCONCLUSIVE: ${inconclusive}`)
           return { ...row, attempts: attempt, ...(inconclusive ? { inconclusive } : {}) }
         }

@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
 # The one gate: installs what a fresh machine lacks, then type-checks, lints, scans the JSX for
-# unescaped output, and runs every test (bun's unit/HTTP/contract tests, then the Playwright
-# browser tests, then the bot-detector's detection matrix, then the tools matrix of people and
-# spoofers on all 14 tools), with the container test after the fault tests. `npm test` runs
-# this; .ci/run runs `npm test` with TEST_DATABASE_URL set.
+# unescaped output, and runs every test (bun's unit/HTTP/contract tests, the Playwright browser
+# tests, the bot-detector's detection matrix, the tools matrix of people and spoofers on all 14
+# tools, the fault and load tests, the container test), on two tracks side by side. `npm test`
+# runs this; .ci/run runs `npm test` with TEST_DATABASE_URL set.
 # Every step runs even when an earlier one failed; the gate then prints one line per step
 # (passed or failed, and its time) and exits non-zero if any failed (issue 36).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GATE_START=$SECONDS
 
+# What the steps need from Debian, gathered first and installed in one apt transaction (one
+# `apt-get update`): on a fresh machine that is most of the installs' time.
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+MISSING=""
+need() { MISSING="$MISSING $*"; }
+
 # Debian's Chromium for the browser tests (Playwright cannot download browsers here).
 # CHROMIUM_PATH points elsewhere on machines that have their own Chromium.
 export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
 if [ ! -x "$CHROMIUM_PATH" ]; then
-  if [ "$CHROMIUM_PATH" = /usr/bin/chromium ] && command -v apt-get >/dev/null; then
-    echo "gate: installing Debian's chromium"
-    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
-  else
+  if [ "$CHROMIUM_PATH" = /usr/bin/chromium ]; then need chromium; else
     echo "gate: no Chromium at $CHROMIUM_PATH; set CHROMIUM_PATH" >&2
     exit 1
   fi
@@ -38,93 +40,132 @@ if [ ! -x "$FIREFOX_PATH" ] && [ "$FIREFOX_PATH" != /usr/bin/firefox-esr ]; then
   echo "gate: no Firefox at $FIREFOX_PATH; set FIREFOX_PATH" >&2
   exit 1
 fi
-MISSING=""
-[ -x "$CHROMEDRIVER_PATH" ] || MISSING="$MISSING chromium-driver"
-command -v Xvfb >/dev/null || MISSING="$MISSING xvfb"
-[ -x "$FIREFOX_PATH" ] || MISSING="$MISSING firefox-esr"
+[ -x "$CHROMEDRIVER_PATH" ] || need chromium-driver
+command -v Xvfb >/dev/null || need xvfb
+[ -x "$FIREFOX_PATH" ] || need firefox-esr
 # NSS's certutil: the tls-fingerprint browser test adds the HTTPS listener's self-signed
 # certificate to a fresh Firefox profile, as a person would import it.
-command -v certutil >/dev/null || MISSING="$MISSING libnss3-tools"
-if [ "$CHROMIUM_PATH" = /usr/bin/chromium ] && [ ! -e /usr/lib/chromium/locales/de.pak ]; then MISSING="$MISSING chromium-l10n"; fi
+command -v certutil >/dev/null || need libnss3-tools
+if [ "$CHROMIUM_PATH" = /usr/bin/chromium ] && [ ! -e /usr/lib/chromium/locales/de.pak ]; then need chromium-l10n; fi
 # WebKit, the third engine: GNOME Web (epiphany-browser, which brings WebKitGTK and its
 # MiniBrowser) for the people, started in a D-Bus session of its own (dbus-run-session, from
 # dbus-daemon), and WebKitWebDriver (webkit2gtk-driver) for the WebKit automation client.
 # EPIPHANY_PATH and MINIBROWSER_PATH point elsewhere where needed.
-[ -x "${EPIPHANY_PATH:-/usr/bin/epiphany-browser}" ] || MISSING="$MISSING epiphany-browser"
-command -v dbus-run-session >/dev/null || MISSING="$MISSING dbus-daemon"
-command -v WebKitWebDriver >/dev/null || MISSING="$MISSING webkit2gtk-driver"
+[ -x "${EPIPHANY_PATH:-/usr/bin/epiphany-browser}" ] || need epiphany-browser
+command -v dbus-run-session >/dev/null || need dbus-daemon
+command -v WebKitWebDriver >/dev/null || need webkit2gtk-driver
 # The people who move the pointer (xdotool on Xvfb) and the Firefox person with Debian's content
 # blockers (uBlock Origin, Privacy Badger), issue 25.
-command -v xdotool >/dev/null || MISSING="$MISSING xdotool"
-[ -d "/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/uBlock0@raymondhill.net" ] || MISSING="$MISSING webext-ublock-origin-firefox"
-[ -d "/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/jid1-MnnxcxisBPnSXQ@jetpack" ] || MISSING="$MISSING webext-privacy-badger"
+command -v xdotool >/dev/null || need xdotool
+[ -d "/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/uBlock0@raymondhill.net" ] || need webext-ublock-origin-firefox
+[ -d "/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/jid1-MnnxcxisBPnSXQ@jetpack" ] || need webext-privacy-badger
 # Debian's Prometheus (and its promtool): tests/metrics.e2e.ts runs its own from a temp config,
 # src/metrics.test.ts checks the exposition with promtool; the system service is never started.
-[ -x /usr/bin/prometheus ] && [ -x /usr/bin/promtool ] || MISSING="$MISSING prometheus"
+[ -x /usr/bin/prometheus ] && [ -x /usr/bin/promtool ] || need prometheus
+# Debian's unbound, the real recursive resolver the DNS listener's tests run through
+# (tests/listeners/dns.test.ts, tests/dns-leak.e2e.ts), issue 7. Only the binary: the tests start
+# their own instances from temp configs; the system service is never started.
+[ -x /usr/sbin/unbound ] || need unbound
+# The container test's podman (runc where cgroups are hybrid, as tests/container/run.sh explains)
+# and debootstrap for its stand-in base image; run.sh installs them itself when run alone.
+command -v podman >/dev/null || need podman
+if [ "$(stat -fc %T /sys/fs/cgroup)" != cgroup2fs ] && ! command -v runc >/dev/null; then need runc; fi
+command -v debootstrap >/dev/null || need debootstrap
 if [ -n "$MISSING" ]; then
   if command -v apt-get >/dev/null; then
     echo "gate: installing Debian's$MISSING"
-    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 $SUDO apt-get install -y -qq $MISSING >/dev/null
   else
-    echo "gate: the detection matrix needs$MISSING; install them" >&2
+    echo "gate: the tests need$MISSING; install them" >&2
     exit 1
   fi
 fi
 
-# >>> dns-leak (issue 7): Debian's unbound, the real recursive resolver the DNS listener's tests
-# run through (tests/listeners/dns.test.ts, tests/dns-leak.e2e.ts). Only the binary: the tests
-# start their own instances from temp configs; the system service is never started.
-if [ ! -x /usr/sbin/unbound ] && command -v apt-get >/dev/null; then
-  echo "gate: installing Debian's unbound"
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 $SUDO apt-get install -y -qq unbound >/dev/null
-fi
-# <<< dns-leak
-
-# The steps. `step NAME COMMAND…` runs one and records its outcome and time; to add a step, add
-# such a line where it belongs. A step's failure is reported at the end and does not stop the
-# gate, so one run shows every failure. The installs above still stop it: without them the
-# steps cannot run.
+# The steps. `step TRACK NAME COMMAND…` adds one. The gate runs its two tracks side by side (the
+# machine's two cores: one track's browser tests mostly wait on pages and timers while the other
+# computes), each track's steps one after another; GATE_TRACKS=1 runs every step one after
+# another instead, in the order below, its output streamed. Side by side, a step's output goes
+# to a file and is printed whole when the step ends, so steps never interleave. The steps share
+# nothing that would collide: each test server takes a free port, each database and data
+# directory has its own name, each Xvfb its own display. A step's failure is reported at the end
+# and does not stop the gate, so one run shows every failure. The installs above still stop it:
+# without them the steps cannot run.
 BIN=node_modules/.bin
 INSTALL_SECONDS=$((SECONDS - GATE_START))
-SUMMARY=()
-FAILED=0
-# Ctrl-C or a kill stops the whole gate, not just the step it is in.
-trap 'echo "gate: interrupted" >&2; exit 130' INT TERM
+GATE_TRACKS="${GATE_TRACKS:-2}"
+case "$GATE_TRACKS" in 1 | 2) ;; *) echo "gate: GATE_TRACKS is 1 or 2, not '$GATE_TRACKS'" >&2; exit 2 ;; esac
+GATE_DIR="$(mktemp -d)"
+STEP_TRACK=(); STEP_NAME=(); STEP_CMD=()
 step() {
-  local name="$1" t0=$SECONDS code=0
-  shift
-  echo "gate: $name"
-  "$@" || code=$?
-  local took=$((SECONDS - t0)) outcome=passed
-  if [ "$code" -ne 0 ]; then
-    outcome="failed"
-    FAILED=$((FAILED + 1))
-    echo "gate: $name failed (exit $code); going on with the next step" >&2
-  fi
-  SUMMARY+=("$(printf '%-6s %3d:%02d  %s' "$outcome" $((took / 60)) $((took % 60)) "$name")")
+  STEP_TRACK+=("$1"); STEP_NAME+=("$2"); shift 2
+  STEP_CMD+=("$(printf '%q ' "$@")")
 }
 
-step "type check" "$BIN/tsc" --noEmit
-step "lint (Biome, biome.jsonc)" "$BIN/biome" lint .
-step "XSS scan of the JSX" "$BIN/xss-scan" --project tsconfig.json
-step "unit, HTTP and database tests" "$BIN/bun" test
+step 1 "type check" "$BIN/tsc" --noEmit
+step 1 "lint (Biome, biome.jsonc)" "$BIN/biome" lint .
+step 1 "XSS scan of the JSX" "$BIN/xss-scan" --project tsconfig.json
+step 2 "unit, HTTP and database tests" "$BIN/bun" test
+step 1 "tools matrix (tests/matrix/tools.ts: people and spoofers on all 14 tools)" "$BIN/bun" tests/matrix/tools.ts
+step 2 "browser tests (Playwright, $CHROMIUM_PATH)" "$BIN/playwright" test --config tests/playwright.config.ts
 # Real service processes: two instances on one PostgreSQL, PostgreSQL restarted under load (on
-# a private cluster), an ingest burst. Bounded: about a minute on a 2-core machine.
-step "fault and load tests" npm run --silent test:faults
+# a private cluster), an ingest burst, hostile clients.
+step 1 "fault and load tests" npm run --silent test:faults
 # The container image built with podman from the Containerfile and run as a user would (about
-# 1.5 minutes here; once more the first time, to install podman and make the stand-in base
-# image where no registry answers): tests/container/run.sh.
-step "container test (tests/container/run.sh)" npm run --silent test:container
-step "browser tests (Playwright, $CHROMIUM_PATH)" "$BIN/playwright" test --config tests/playwright.config.ts
-step "detection matrix (tests/matrix/run.ts)" "$BIN/bun" tests/matrix/run.ts
-step "tools matrix (tests/matrix/tools.ts: people and spoofers on all 14 tools)" "$BIN/bun" tests/matrix/tools.ts
+# 1.5 minutes here; once more the first time, to make the stand-in base image where no registry
+# answers): tests/container/run.sh.
+step 1 "container test (tests/container/run.sh)" npm run --silent test:container
+step 2 "detection matrix (tests/matrix/run.ts)" "$BIN/bun" tests/matrix/run.ts
+
+# Runs step $1 and records "outcome seconds" in $GATE_DIR/$1.result.
+run_step() {
+  local i="$1" name="${STEP_NAME[$1]}" t0=$SECONDS code=0
+  if [ "$GATE_TRACKS" = 1 ]; then
+    echo "gate: $name"
+    eval "${STEP_CMD[$i]}" </dev/null || code=$?
+  else
+    { flock 9; echo "gate: $name: started"; } 9>"$GATE_DIR/print.lock"
+    eval "${STEP_CMD[$i]}" </dev/null >"$GATE_DIR/$i.log" 2>&1 || code=$?
+  fi
+  local took=$((SECONDS - t0)) outcome=passed
+  [ "$code" -eq 0 ] || outcome=failed
+  if [ "$GATE_TRACKS" != 1 ]; then
+    # One step's whole output at a time (flock: the other track may be printing).
+    { flock 9; echo "gate: $name: $outcome after $((took / 60)):$(printf '%02d' $((took % 60))), its output:"; cat "$GATE_DIR/$i.log"; echo; } 9>"$GATE_DIR/print.lock"
+  fi
+  [ "$code" -eq 0 ] || echo "gate: $name failed (exit $code); going on with the next step" >&2
+  echo "$outcome $took" >"$GATE_DIR/$i.result"
+}
+run_track() {
+  local i
+  for i in "${!STEP_NAME[@]}"; do
+    if [ "$GATE_TRACKS" = 1 ] || [ "${STEP_TRACK[$i]}" = "$1" ]; then run_step "$i"; fi
+  done
+}
+
+# Ctrl-C or a kill stops the whole gate, both tracks and what they started.
+trap 'trap "" INT TERM; echo "gate: interrupted" >&2; kill 0 2>/dev/null; exit 130' INT TERM
+if [ "$GATE_TRACKS" = 1 ]; then
+  run_track 1
+else
+  run_track 1 &
+  T1=$!
+  run_track 2 &
+  T2=$!
+  wait "$T1" || true
+  wait "$T2" || true
+fi
 
 total=$((SECONDS - GATE_START))
+FAILED=0
 echo
 echo "gate: summary"
 printf 'gate: %-6s %3d:%02d  %s\n' done $((INSTALL_SECONDS / 60)) $((INSTALL_SECONDS % 60)) "installs (Debian packages the steps need)"
-for line in "${SUMMARY[@]}"; do echo "gate: $line"; done
-printf 'gate: %-6s %3d:%02d  %s\n' total $((total / 60)) $((total % 60)) "$([ "$FAILED" -eq 0 ] && echo "every step passed" || echo "$FAILED of ${#SUMMARY[@]} steps failed")"
+for i in "${!STEP_NAME[@]}"; do
+  read -r outcome took 2>/dev/null <"$GATE_DIR/$i.result" || { outcome=failed; took=0; }
+  [ "$outcome" = passed ] || FAILED=$((FAILED + 1))
+  track=""; [ "$GATE_TRACKS" = 1 ] || track=" (track ${STEP_TRACK[$i]})"
+  printf 'gate: %-6s %3d:%02d  %s%s\n' "$outcome" $((took / 60)) $((took % 60)) "${STEP_NAME[$i]}" "$track"
+done
+printf 'gate: %-6s %3d:%02d  %s\n' total $((total / 60)) $((total % 60)) "$([ "$FAILED" -eq 0 ] && echo "every step passed" || echo "$FAILED of ${#STEP_NAME[@]} steps failed")"
+rm -rf "$GATE_DIR"
 [ "$FAILED" -eq 0 ] || exit 1

@@ -66,12 +66,29 @@ async function runPerson(ctx: MatrixContext, what: string, launch: Launch): Prom
   }
 }
 
+/** The browser ended before its page submitted a task: it never ran the page, so nothing was judged. */
+class BrowserExited extends Error {}
+
 /**
  * Starts the browser on `display` as `launch` says (on one tool's page), waits for the task of
- * `tool` it submits, stops the browser and returns the task id.
+ * `tool` it submits, stops the browser and returns the task id. A browser that exits before
+ * its page submits is started once more: that is the machine failing it, not the page judging
+ * it (seen once in a full tools matrix, GTK's "cannot open display" from a MiniBrowser on a
+ * live Xvfb while the other lane's browser was stopping), and a person would simply open it
+ * again. A second exit, or no task in time, is reported as it is.
  */
 export async function visit(ctx: MatrixContext, what: string, launch: Launch, tool: string, display: string): Promise<string> {
   const before = new Set(await listTaskIds(ctx, tool))
+  try {
+    return await visitOnce(ctx, what, launch, tool, display, before)
+  } catch (e) {
+    if (!(e instanceof BrowserExited)) throw e
+    console.error(`matrix: ${what} on ${tool}: ${e.message}; starting it once more`)
+    return await visitOnce(ctx, what, launch, tool, display, before)
+  }
+}
+
+async function visitOnce(ctx: MatrixContext, what: string, launch: Launch, tool: string, display: string, before: ReadonlySet<string>): Promise<string> {
   let browser: ChildProcess | undefined
   let hand: ChildProcess | undefined
   try {
@@ -82,7 +99,7 @@ export async function visit(ctx: MatrixContext, what: string, launch: Launch, to
     const started = Date.now()
     // Browser start-up on a loaded 2-core machine takes a few seconds on top of the page's run.
     while (Date.now() - started < ctx.timeoutMs + 20_000) {
-      if (browser.exitCode !== null) throw new Error(`${what} exited with ${browser.exitCode}: ${log.trim().split('\n').slice(-3).join(' | ')}`)
+      if (browser.exitCode !== null) throw new BrowserExited(`${what} exited with ${browser.exitCode}: ${log.trim().split('\n').slice(-3).join(' | ')}`)
       const fresh = (await listTaskIds(ctx, tool)).find((id) => !before.has(id))
       if (fresh) return fresh
       await sleep(250)

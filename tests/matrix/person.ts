@@ -73,9 +73,9 @@ class BrowserExited extends Error {}
  * Starts the browser on `display` as `launch` says (on one tool's page), waits for the task of
  * `tool` it submits, stops the browser and returns the task id. A browser that exits before
  * its page submits is started once more: that is the machine failing it, not the page judging
- * it (seen once in a full tools matrix, GTK's "cannot open display" from a MiniBrowser on a
- * live Xvfb while the other lane's browser was stopping), and a person would simply open it
- * again. A second exit, or no task in time, is reported as it is.
+ * it (seen once in a full tools matrix: GTK's "cannot open display" from a MiniBrowser on an
+ * Xvfb that served its next pages; cause not found), and a person would simply open it again.
+ * A second exit, or no task in time, is reported as it is.
  */
 export async function visit(ctx: MatrixContext, what: string, launch: Launch, tool: string, display: string): Promise<string> {
   const before = new Set(await listTaskIds(ctx, tool))
@@ -99,9 +99,10 @@ async function visitOnce(ctx: MatrixContext, what: string, launch: Launch, tool:
     const started = Date.now()
     // Browser start-up on a loaded 2-core machine takes a few seconds on top of the page's run.
     while (Date.now() - started < ctx.timeoutMs + 20_000) {
-      if (browser.exitCode !== null) throw new BrowserExited(`${what} exited with ${browser.exitCode}: ${log.trim().split('\n').slice(-3).join(' | ')}`)
+      // The task first: a browser that submitted and then exited did run its page.
       const fresh = (await listTaskIds(ctx, tool)).find((id) => !before.has(id))
       if (fresh) return fresh
+      if (browser.exitCode !== null) throw new BrowserExited(`${what} exited with ${browser.exitCode}: ${log.trim().split('\n').slice(-3).join(' | ')}`)
       await sleep(250)
     }
     throw new Error(`no new ${tool} task from ${what} within ${Math.round((Date.now() - started) / 1000)} s`)

@@ -17,11 +17,11 @@ import { pruneWindows } from './retention'
 import { getPlanByName } from './plans'
 import { createSession, deleteSession, extendSession, getSession } from './sessions'
 import { insertTask } from './tasks'
+import { uniqueName } from '../tests/support/unique'
 
 const T0 = new Date('2026-11-15T12:00:00Z')
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000)
-let n = 0
-const unique = (tag: string) => `${tag}-${Date.now().toString(36)}-${++n}`
+const unique = (tag: string) => uniqueName(tag)
 
 describe.each(testDrivers())('account and dashboard queries on %s', (driver) => {
   let db: Db

@@ -9,10 +9,10 @@ import { ensureAccount, getAccountByEmail } from './accounts'
 import { openPostgres, type Db } from './client'
 import { insertKey, insertKeyForEmail, type NewKey } from './keys'
 import { getPlanByName, getSelfServePlan, listPlans, listSelfServePlans, upsertPlan } from './plans'
+import { uniqueName } from '../tests/support/unique'
 
 const HOOK_TIMEOUT_MS = 60_000
-let n = 0
-const unique = (tag: string) => `${tag}-${Date.now().toString(36)}-${++n}`
+const unique = (tag: string) => uniqueName(tag)
 const range = (k: number) => Array.from({ length: k }, (_, i) => i)
 
 describe.each(testDrivers())('plans and keys on %s', (driver) => {

@@ -8,11 +8,11 @@ import { testDrivers } from '../tests/support/db'
 import { useTestDatabase } from '../tests/support/db-suite'
 import type { Db } from './client'
 import { forgiveHit, getWindow, hitGatedWindows, type RateSubject } from './rate-windows'
+import { uniqueName } from '../tests/support/unique'
 
 const T0 = new Date('2026-11-15T12:00:00Z')
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000)
-let n = 0
-const unique = (tag: string) => `${tag}-${Date.now().toString(36)}-${++n}`
+const unique = (tag: string) => uniqueName(tag)
 
 describe.each(testDrivers())('gated fixed windows on %s', (driver) => {
   let db: Db

@@ -21,6 +21,7 @@ import { buildTestApp } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 import { checkProperty, fuzzSettings } from './support/fuzz'
 import { WebClient } from './support/web-client'
+import { uniqueEmail } from './support/unique'
 
 const HOOK_TIMEOUT_MS = 60_000
 const FUZZ = fuzzSettings(20261122, 40)
@@ -175,7 +176,7 @@ function expected(kind: 'login' | 'signup', bytes: Uint8Array, known: { email: s
 describe.each(testDrivers())('fuzz of the log-in and sign-up forms on %s', (driver) => {
   let tdb: TestDatabase
   let built: Awaited<ReturnType<typeof buildTestApp>>
-  const known = { email: `known-${Date.now().toString(36)}@example.test`, password: KNOWN_PASSWORD }
+  const known = { email: uniqueEmail('known'), password: KNOWN_PASSWORD }
   let knownHash = ''
 
   beforeAll(async () => {

@@ -19,13 +19,13 @@ import { LOGIN_THROTTLE, SIGNUP_THROTTLE } from '../src/core/throttle'
 import { buildTestApp } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 import { WebClient } from './support/web-client'
+import { uniqueEmail, uniqueName } from './support/unique'
 
 const HOOK_TIMEOUT_MS = 60_000
 const TEST_TIMEOUT_MS = 60_000
 const PASSWORD = 'correct horse battery'
 const T0 = new Date('2026-11-15T12:00:00Z')
-let n = 0
-const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${++n}@example.test`
+const email = (tag: string) => uniqueEmail(tag)
 const range = (k: number) => Array.from({ length: k }, (_, i) => i)
 /** A distinct documentation address per call (198.18.0.0/15, the benchmarking range). */
 const addressOf = (i: number) => `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}`
@@ -205,7 +205,7 @@ describe.each(testDrivers())('account throttles on %s', (driver) => {
           return c
         }),
       )
-      const tag = `burst-${Date.now().toString(36)}`
+      const tag = uniqueName('burst')
       const statuses = await Promise.all(clients.map(async (c, i) => (await c.post('/signup', { email: `${tag}-${i}@example.test`, password: PASSWORD })).status))
       expect(tally(statuses)).toEqual({ 200: SIGNUP_THROTTLE.max, 429: 30 - SIGNUP_THROTTLE.max })
       const stored = await rows<{ email: string; password_hash: string }>(db, sql`select email, password_hash from accounts where email like ${`${tag}-%`}`)

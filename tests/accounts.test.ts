@@ -13,11 +13,11 @@ import { SIGNED_UP } from '../src/http/signup'
 import { buildTestApp } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 import { WebClient } from './support/web-client'
+import { uniqueEmail } from './support/unique'
 
 const HOOK_TIMEOUT_MS = 60_000
 const PASSWORD = 'correct horse battery'
-let n = 0
-const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${++n}@example.test`
+const email = (tag: string) => uniqueEmail(tag)
 
 describe.each(testDrivers())('accounts over HTTP on %s', (driver) => {
   let tdb: TestDatabase

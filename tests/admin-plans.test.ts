@@ -11,13 +11,13 @@ import { rows } from '../db/client'
 import { buildTestApp } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 import { WebClient } from './support/web-client'
+import { uniqueEmail } from './support/unique'
 
 const HOOK_TIMEOUT_MS = 60_000
 const BASE = 'http://localhost'
 const ADMIN = 'test-admin-token-0123456789'
 const MAX_KEYS = 3
-let n = 0
-const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${++n}@example.test`
+const email = (tag: string) => uniqueEmail(tag)
 
 type App = Awaited<ReturnType<typeof buildTestApp>>['app']
 

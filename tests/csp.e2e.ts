@@ -11,6 +11,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test'
 import { TOOL_IDS } from '../common/tools'
 import { launchTrustingChromium } from './support/chromium'
 import { startServer, type RunningServer } from './support/server'
+import { uniqueEmail } from './support/unique'
 
 const ZONE = 'csp.antibot.test'
 
@@ -134,7 +135,7 @@ test('the dashboard: sign up, create a key through htmx, no violation', async ()
   const w = await watchedPage()
   const { page } = w
   await page.goto(`${server.baseUrl}/signup`)
-  const address = `csp-${Date.now().toString(36)}@example.test`
+  const address = uniqueEmail('csp')
   await page.getByLabel('Email').fill(address)
   await page.getByLabel('Password').fill('a long enough password')
   await page.getByRole('button', { name: 'Sign up' }).click()

@@ -5,6 +5,7 @@
 
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test'
 import { startServer, type RunningServer } from './support/server'
+import { uniqueEmail } from './support/unique'
 
 let server: RunningServer
 let taskId: string
@@ -16,8 +17,7 @@ test.beforeAll(async ({ request }) => {
 test.afterAll(async () => server?.stop())
 
 const PASSWORD = 'a long enough password'
-let n = 0
-const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${++n}@example.test`
+const email = (tag: string) => uniqueEmail(tag)
 
 /** A bot-detector results object of the spec's shape (as tests/support/app.ts specBotResults). */
 const botResults = {

@@ -10,10 +10,10 @@ import { monthKey } from '../src/core/month'
 import { buildTestApp, specBotResults } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 import { WebClient } from './support/web-client'
+import { uniqueEmail, uniqueName } from './support/unique'
 
 const HOOK_TIMEOUT_MS = 60_000
-let n = 0
-const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${++n}@example.test`
+const email = (tag: string) => uniqueEmail(tag)
 
 type App = WebClient['app']
 
@@ -366,7 +366,7 @@ describe.each(testDrivers())('dashboard keys over HTTP on %s', (driver) => {
   describe('escaping', () => {
     test('a key name and an email with markup come back as text', async () => {
       const c = new WebClient(app)
-      const address = `<svg/onload=alert(1)>${n++}@example.test`
+      const address = `<svg/onload=alert(1)>${uniqueName('x')}@example.test`
       await c.signUp(address)
       expect(c.html).not.toContain('<svg/onload')
       expect(c.html).toContain('Signed in as <strong>&lt;svg/onload=alert(1)&gt;')

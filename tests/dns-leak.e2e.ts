@@ -18,6 +18,7 @@ import { join } from 'node:path'
 import { chromium, expect, test, type Page } from '@playwright/test'
 import { startServer, type RunningServer } from './support/server'
 import { startUnbound, unboundAvailable, waitForDns, type Unbound } from './support/unbound'
+import { processLoopbackAddress } from './support/unique'
 
 let server: RunningServer
 let key: string
@@ -115,7 +116,7 @@ test.describe('through a real recursive resolver (unbound)', () => {
   let dnsKey: string
   let unbound: Unbound
   let dir: string
-  const resolverAddress = `127.53.${1 + Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`
+  const resolverAddress = processLoopbackAddress()
 
   test.beforeAll(async () => {
     // Never skipped: the gate installs unbound, and the README's machines run it as root. A

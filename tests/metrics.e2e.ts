@@ -18,10 +18,11 @@ import type { ToolId } from '../common/tools'
 import { launchTrustingChromium } from './support/chromium'
 import { requirePrerequisite } from './support/prerequisites'
 import { startServer, type RunningServer } from './support/server'
+import { uniqueEmail, uniqueName } from './support/unique'
 
 const PROMETHEUS = '/usr/bin/prometheus'
-const TOKEN = `metrics-e2e-${Math.random().toString(36).slice(2)}-0123456789`
-const EMAIL = `metrics-e2e-${Math.random().toString(36).slice(2)}@example.test`
+const TOKEN = `${uniqueName('metrics-e2e')}-0123456789`
+const EMAIL = uniqueEmail('metrics-e2e')
 
 interface Prometheus {
   url: string

@@ -11,6 +11,7 @@ import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 import { samples, value } from './support/exposition'
 import { WebClient } from './support/web-client'
 import { LOGIN_THROTTLE } from '../src/core/throttle'
+import { uniqueEmail } from './support/unique'
 
 const HOOK_TIMEOUT_MS = 60_000
 const BASE = 'http://localhost'
@@ -132,8 +133,8 @@ describe.each(testDrivers())('GET /metrics on %s', (driver) => {
     const { app: forms } = await buildTestApp(tdb.db, { metrics: own, metricsToken: TOKEN, signupLimit: { max: 1, windowSeconds: 3600 } })
     const c = new WebClient(forms)
     await c.get('/signup')
-    expect((await c.post('/signup', { email: `a-${Date.now()}@example.test`, password: 'correct horse battery' })).status).toBe(200)
-    expect((await c.post('/signup', { email: `b-${Date.now()}@example.test`, password: 'correct horse battery' })).status).toBe(429)
+    expect((await c.post('/signup', { email: uniqueEmail('a'), password: 'correct horse battery' })).status).toBe(200)
+    expect((await c.post('/signup', { email: uniqueEmail('b'), password: 'correct horse battery' })).status).toBe(429)
     const statuses: number[] = []
     for (let i = 0; i <= LOGIN_THROTTLE.address.max; i++) statuses.push((await c.logIn(`nobody-${i}@example.test`, 'wrong password here')).status)
     expect(statuses.filter((x) => x === 429)).toHaveLength(1)

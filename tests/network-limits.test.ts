@@ -19,14 +19,14 @@ import { LOGIN_THROTTLE, SIGNUP_THROTTLE } from '../src/core/throttle'
 import { buildTestApp } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 import { WebClient } from './support/web-client'
+import { uniqueEmail } from './support/unique'
 
 const HOOK_TIMEOUT_MS = 60_000
 const TEST_TIMEOUT_MS = 60_000
 const PROXY = parseTrustedProxies('127.0.0.1')
 const PASSWORD = 'correct horse battery'
 const range = (k: number) => Array.from({ length: k }, (_, i) => i)
-let n = 0
-const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${++n}@example.test`
+const email = (tag: string) => uniqueEmail(tag)
 /** Twelve (or more) addresses of one IPv6 /64, each looking unrelated to the others. */
 const inSlash64 = (prefix: string, i: number) => `${prefix}:${((i * 40503) % 0x10000).toString(16)}:${(i * 7 + 1).toString(16)}::${i + 1}`
 

@@ -17,6 +17,7 @@ import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test'
 import { TOOL_IDS, type ToolId } from '../common/tools'
 import { startServer, type RunningServer } from './support/server'
+import { uniqueEmail } from './support/unique'
 
 const SIZES = {
   phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
@@ -232,7 +233,7 @@ for (const size of Object.keys(SIZES) as Size[]) {
         await expectFits(page, size)
         await expectAccessible(page, `${path} (${size})`)
       }
-      const address = `layout-${size}-${Date.now().toString(36)}@example.test`
+      const address = uniqueEmail(`layout-${size}`)
       await page.getByLabel('Email').fill(address)
       await page.getByLabel('Password').fill('a long enough password')
       await page.getByRole('button', { name: 'Sign up' }).click()

@@ -10,6 +10,7 @@ import { TOOL_IDS } from '../common/tools'
 import { buildTestApp } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 import { WebClient } from './support/web-client'
+import { uniqueEmail } from './support/unique'
 
 const BASE = 'http://localhost:3000'
 const HOOK_TIMEOUT_MS = 60_000
@@ -112,7 +113,7 @@ for (const driver of testDrivers()) {
 
     test('the dashboard, its fragments, and a tool report fragment', async () => {
       const web = new WebClient(app, BASE)
-      await web.signUp(`headers-${Math.random().toString(36).slice(2)}@example.test`)
+      await web.signUp(uniqueEmail('headers'))
       const dashboard = await web.get('/dashboard')
       expect(dashboard.status).toBe(200)
       expectPageHeaders('/dashboard', dashboard)

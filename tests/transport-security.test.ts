@@ -18,11 +18,11 @@ import { buildTestApp } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 import { startServer } from './support/server'
 import { WebClient } from './support/web-client'
+import { uniqueEmail } from './support/unique'
 
 const HOOK_TIMEOUT_MS = 60_000
 const PASSWORD = 'correct horse battery'
-let n = 0
-const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${++n}@example.test`
+const email = (tag: string) => uniqueEmail(tag)
 const HTTPS = 'https://antibot.example'
 const HTTP = 'http://antibot.example'
 

@@ -32,6 +32,7 @@ import { join } from 'node:path'
 import { load, median, rssMb, spawnServer, type GetSet, type Kind, type Load, type Server } from './load'
 import { autovacuumStandIn, copyTemplate, dropDatabase, emptyCopy, ensureTemplate, POST_BODY, tableStats, type TableStats } from './steady-state'
 import { copyLiteTemplate, ensureLiteTemplate } from './lite-state'
+import { uniqueName } from '../support/unique'
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -103,7 +104,7 @@ let failed = false
 try {
   // --- PostgreSQL: the baseline and the service, each on its own copy of the million tasks ---
   const template = await ensureTemplate(BASE_URL, TASKS, KEYS, log)
-  const run = Date.now().toString(36)
+  const run = uniqueName('r').replaceAll('-', '_')
   const names = { base: `${template.name}_b_${run}`, svc: `${template.name}_s_${run}`, empty: `${template.name}_e_${run}` }
   databases.push(names.base, names.svc, names.empty)
   const baseUrl = await copyTemplate(BASE_URL, template.name, names.base)

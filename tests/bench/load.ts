@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autocannon'
+import { uniqueName } from '../support/unique'
 
 export interface Server {
   url: string
@@ -16,7 +17,7 @@ export interface Server {
 
 /** Starts a server with its stdout going to a file; waits for the line that says where it listens. */
 export async function spawnServer(tmp: string, cmd: string[], env: Record<string, string>, pattern: RegExp, ready?: RegExp): Promise<Server> {
-  const out = join(tmp, `stdout-${Math.random().toString(36).slice(2)}.log`)
+  const out = join(tmp, `${uniqueName('stdout')}.log`)
   const proc = Bun.spawn(cmd, { env: { ...process.env, ...env }, stdout: Bun.file(out), stderr: 'inherit' })
   const deadline = Date.now() + 120_000
   while (Date.now() < deadline) {

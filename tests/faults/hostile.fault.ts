@@ -25,6 +25,7 @@ import { DEFAULT_CONNECTION_LIMITS } from '../../src/listeners/connection-budget
 import { specBotResults } from '../support/app'
 import { concurrentGets, idleH2, unfinishedBodies, unfinishedHeads, unfinishedHellos, windowZeroReader } from '../support/hostile'
 import { requirePrerequisite } from '../support/prerequisites'
+import { uniqueName } from '../support/unique'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const LIMIT_BYTES = 384 * 1024 * 1024
@@ -34,7 +35,7 @@ const MB = 1024 * 1024
 
 /** A memory cgroup limited to `bytes`, v1 or v2, or why there is none. */
 function memoryCgroup(bytes: number): { dir: string; oomKills(): number; destroy(): void } | string {
-  const name = `antibot-hostile-${process.pid}-${Date.now()}`
+  const name = uniqueName('antibot-hostile')
   const v1 = '/sys/fs/cgroup/memory'
   const v2 = existsSync('/sys/fs/cgroup/unified/cgroup.controllers') ? '/sys/fs/cgroup/unified' : '/sys/fs/cgroup'
   try {
@@ -89,7 +90,7 @@ describe('the embedded default in 384 MB, under hostile clients (issue 33)', () 
     requirePrerequisite(typeof cg === 'string' ? cg : null)
     if (typeof cg === 'string') return
     const dataDir = mkdtempSync(join(tmpdir(), 'antibot-hostile-'))
-    const adminToken = `hostile-admin-${Date.now()}`
+    const adminToken = uniqueName('hostile-admin')
     // As npm start runs it (package.json), inside the cgroup from its first instruction.
     const child: ChildProcess = spawn('sh', ['-c', `echo $$ > ${cg.dir}/cgroup.procs && exec "${join(ROOT, 'node_modules/.bin/bun')}" --smol src/main.ts`], {
       cwd: ROOT,

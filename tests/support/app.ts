@@ -11,6 +11,7 @@ import { insertKey } from '../../db/keys'
 import { getPlanByName, upsertPlan } from '../../db/plans'
 import { currentSigningKey } from '../../db/signing-keys'
 import type { Db } from '../../db/client'
+import { uniqueEmail } from './unique'
 
 let assetsPromise: Promise<AssetStore> | undefined
 export function testAssets(): Promise<AssetStore> {
@@ -52,7 +53,7 @@ export async function makeKey(
 ): Promise<{ key: string; id: string }> {
   const planName = opts.plan ?? (opts.limit !== undefined ? `limit-${opts.limit}` : 'free')
   const plan = opts.limit !== undefined ? await upsertPlan(db, { name: planName, monthlyLimit: opts.limit }) : (await getPlanByName(db, planName))!
-  const account = await ensureAccount(db, opts.email ?? `user-${Math.random().toString(36).slice(2)}@example.test`)
+  const account = await ensureAccount(db, opts.email ?? uniqueEmail('user'))
   const key = generateApiKey(random)
   const hint = keyHint(key)
   const id = await insertKey(db, {

@@ -5,6 +5,7 @@
 
 import postgres from 'postgres'
 import { openPglite, openPostgres, type Database } from '../../db/client'
+import { uniqueDatabaseName } from './unique'
 
 export type DriverName = 'pglite' | 'postgres'
 
@@ -57,7 +58,7 @@ export async function openTestDatabase(driver: DriverName, opts: { migrate?: boo
   }
   const base = process.env.TEST_DATABASE_URL
   if (!base) throw new Error('TEST_DATABASE_URL is not set')
-  const name = `antibot_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+  const name = uniqueDatabaseName('antibot_t')
   const admin = postgres(base, { max: 1, onnotice: () => {} })
   await admin.unsafe(`create database "${name}"`)
   await admin.end()

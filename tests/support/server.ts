@@ -14,6 +14,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync,
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { uniqueEmail, uniqueName } from './unique'
 
 export interface RunningServer {
   baseUrl: string
@@ -70,7 +71,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     const from = await dataDirTemplate()
     for (const part of ['pglite', 'ipdb']) cpSync(join(from, part), join(dataDir, part), { recursive: true })
   }
-  const adminToken = `e2e-admin-${Math.random().toString(36).slice(2)}-${Date.now()}`
+  const adminToken = uniqueName('e2e-admin')
   // The service's TLS defaults, whatever the environment running the tests says.
   const inherited = { ...process.env }
   for (const name of ['TLS_PORT', 'TLS_CERT_FILE', 'TLS_KEY_FILE']) delete inherited[name]
@@ -121,7 +122,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       const res = await fetch(`${baseUrl}/api/admin/keys`, {
         method: 'POST',
         headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ email: opts.email ?? `e2e-${Math.random().toString(36).slice(2)}@example.test`, plan: opts.plan ?? 'free' }),
+        body: JSON.stringify({ email: opts.email ?? uniqueEmail('e2e'), plan: opts.plan ?? 'free' }),
       })
       if (res.status !== 201) throw new Error(`cannot make key: ${res.status} ${await res.text()}`)
       return ((await res.json()) as { key: string }).key

@@ -5,7 +5,7 @@
 import type { BotDetectorSignals } from '../../common/signals/bot-detector'
 import { parseUserAgent } from '../../common/user-agent'
 import { checkOrder } from '../core/header-order'
-import { wireHeaderOrder } from './wire-headers'
+import { wireHeaderOrder, wireOrderContext } from './wire-headers'
 import { checkOn, na } from './define'
 import { claimAgainstEngine, pageEngine } from './page-engine'
 
@@ -23,7 +23,7 @@ export const headerOrderWire = checkOn<BotDetectorSignals>()({
     const claim = parseUserAgent(server.userAgent)
     const family = claim.engine === 'blink' ? 'chromium' : claim.engine === 'gecko' ? 'firefox' : null
     if (!family) return na(`order rules exist for Chromium and Firefox only (the User-Agent claims ${claim.family})`)
-    const o = checkOrder(wire, family)
+    const o = checkOrder(wire, family, wireOrderContext(server))
     if (o.applied < 2) return na(`enough of the ordered headers to judge (${wire.join(', ')})`)
     // The claim is judged against the wire; when the page's engine is another, say so.
     const page = pageEngine(engine)
@@ -31,7 +31,7 @@ export const headerOrderWire = checkOn<BotDetectorSignals>()({
     return {
       verdict: o.broken.length ? 'fail' : 'pass',
       observed: o.broken.length ? { broken: o.broken, names: wire.join(', ') } : wire.join(', '),
-      expected: `${family} header order, as the ${claim.engine} engine the User-Agent header claims writes it${other ? ` (${other}: ${page.basis})` : ''}`,
+      expected: `${family} header order${o.layout === 'restart' ? " of the navigation Chromium restarts for the page's Critical-CH" : ''}, as the ${claim.engine} engine the User-Agent header claims writes it${other ? ` (${other}: ${page.basis})` : ''}`,
     }
   },
 })

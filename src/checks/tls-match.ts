@@ -7,7 +7,7 @@
 import { parseUserAgent, type ClaimedBrowser } from '../../common/user-agent'
 import { FAMILY_NAME, familyVerdict, http2Family, tlsFamily } from '../core/tls-families'
 import { checkOn, na } from './define'
-import { tlsEvidenceOf, type TlsEvidence } from './tls-views'
+import { h2Offered, tlsEvidenceOf, type TlsEvidence } from './tls-views'
 
 /** The claim as one phrase: "chrome 124 (blink) on windows", "an HTTP client (curl)". */
 export const claimText = (c: ClaimedBrowser) => (c.family === 'tool' ? `an HTTP client (${c.tool})` : `${c.family}${c.version ? ` ${c.version}` : ''} (${c.engine}) on ${c.os}${c.headless ? ', headless' : ''}`)
@@ -61,6 +61,7 @@ export const http2FingerprintFamily = check({
       return { verdict: familyVerdict(h.family, claimed), observed: `${e.http2.akamai}: ${FAMILY_NAME[h.family]} (${h.reasons.join('; ')})${byProxy(e)}`, expected: claimExpect(claimed) }
     }
     if (e.http1) {
+      if (!h2Offered(e.tls)) return { verdict: 'na', observed: `${e.http1.version} over TLS: the listener offered ${e.tls?.negotiated?.offered?.join(', ') || 'no ALPN'}`, expected: 'an HTTP/2 preface, which a browser sends only where h2 is offered' }
       const browser = claimsBrowser(claimed)
       return { verdict: browser ? 'fail' : 'pass', observed: `${e.http1.version} over TLS (ALPN ${e.tls?.negotiated?.alpn ?? 'none'}): no HTTP/2`, expected: browser ? 'HTTP/2 (every current browser negotiates h2 when offered)' : 'any' }
     }

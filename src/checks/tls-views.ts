@@ -36,6 +36,15 @@ export interface TlsView {
   negotiated?: TlsRecord['negotiated'] | null
 }
 
+/**
+ * Whether the listener offered h2 on this connection: a browser speaks HTTP/1.1 over TLS only
+ * where h2 was not offered. Records from before the offer was kept: it always was.
+ */
+export function h2Offered(tls: Pick<TlsView, 'negotiated'> | null | undefined): boolean {
+  const offered = tls?.negotiated?.offered
+  return !Array.isArray(offered) || offered.includes('h2')
+}
+
 /** The HTTP/2 start as far as it is known; an Http2Record fits. */
 export interface Http2View {
   akamai: string

@@ -6,11 +6,13 @@
 
 import type { HttpHeadersSignals } from '../../common/signals/http-headers'
 import { parseUserAgent } from '../../common/user-agent'
-import { checkOrder, looksSorted } from '../core/header-order'
+import { checkOrder, isHint, looksSorted, type OrderContext } from '../core/header-order'
+import { CRITICAL_CH_HINTS } from '../core/page-hints'
 import { evidenceOf, type ServerObservation } from '../core/tools/observation'
 import { checkOn, na } from './define'
 import { claimAgainstEngine, pageEngine } from './page-engine'
 import { claimsBrowser } from './tls-match'
+import { h2Offered, tlsEvidenceOf } from './tls-views'
 
 export const RAW_LISTENER = "needs the TLS evidence listener's record of this page's connection (TLS_PORT), which keeps header names as sent"
 
@@ -19,14 +21,26 @@ export const RAW_LISTENER = "needs the TLS evidence listener's record of this pa
  * header names in the order and case they were sent (HTTP/2 names are lower case by
  * definition); null without a record.
  */
-export function wireRecord(server: Pick<ServerObservation, 'evidence'>): { version: string; names: string[] } | null {
-  const h2 = evidenceOf(server, 'http2')[0] as { header_order?: unknown } | undefined
-  if (h2 && Array.isArray(h2.header_order)) return { version: 'HTTP/2', names: h2.header_order.filter((n): n is string => typeof n === 'string') }
-  const h1 = evidenceOf(server, 'http1')[0] as { version?: unknown; headers?: unknown } | undefined
+export function wireRecord(server: Pick<ServerObservation, 'evidence'>): { version: string; names: string[]; path: string | null } | null {
+  const pathOf = (r: { path?: unknown }) => (typeof r.path === 'string' ? r.path : null)
+  const h2 = evidenceOf(server, 'http2')[0] as { header_order?: unknown; path?: unknown } | undefined
+  if (h2 && Array.isArray(h2.header_order)) return { version: 'HTTP/2', names: h2.header_order.filter((n): n is string => typeof n === 'string'), path: pathOf(h2) }
+  const h1 = evidenceOf(server, 'http1')[0] as { version?: unknown; headers?: unknown; path?: unknown } | undefined
   if (h1 && typeof h1.version === 'string' && Array.isArray(h1.headers)) {
-    return { version: h1.version, names: (h1.headers as unknown[]).filter((h): h is [string, string] => Array.isArray(h) && typeof h[0] === 'string').map((h) => h[0]) }
+    return { version: h1.version, names: (h1.headers as unknown[]).filter((h): h is [string, string] => Array.isArray(h) && typeof h[0] === 'string').map((h) => h[0]), path: pathOf(h1) }
   }
   return null
+}
+
+/**
+ * How to judge the wire order of the page's connection: a tool page's own navigation names
+ * hints in Critical-CH, which Chromium answers by restarting it with its hints after Accept
+ * (src/core/header-order.ts). Any other request (the side connection's /evidence fetch) is
+ * judged by the usual layout alone.
+ */
+export function wireOrderContext(server: Pick<ServerObservation, 'evidence'>): OrderContext {
+  const path = wireRecord(server)?.path ?? ''
+  return /^\/tools\/[a-z0-9-]+(?:\?|$)/.test(path) ? { criticalHints: CRITICAL_CH_HINTS } : {}
 }
 
 /** Header names of the page's connection in the order they were sent (lower case), from the TLS evidence listener's record. */
@@ -59,7 +73,7 @@ export const headerOrder = check({
     const nameList = `${order.join(', ')}${wire ? ' (wire order, from the TLS evidence listener)' : ''}`
     if (sorted) return { verdict: 'na', observed: `${names.length} names, in alphabetical order`, expected: `the arrival order: this listing is alphabetical (Bun's Request.headers sorts names), so the order is lost; ${RAW_LISTENER} in arrival order` }
     if (!family) return { verdict: 'na', observed: nameList, expected: 'order rules exist for Chromium and Firefox only' }
-    const o = checkOrder(order, family)
+    const o = checkOrder(order, family, wire ? wireOrderContext(server) : {})
     if (o.applied < 2) return { verdict: 'na', observed: nameList, expected: 'too few of the ordered headers to judge' }
     // Judged by the claim (the wire against the User-Agent); the page's engine is named when it is another.
     const page = pageEngine(pageSignal)
@@ -67,7 +81,7 @@ export const headerOrder = check({
     return {
       verdict: o.broken.length ? 'fail' : 'pass',
       observed: o.broken.length ? { broken: o.broken, names: nameList } : nameList,
-      expected: `${family} header order, as the ${engine} engine the User-Agent header claims writes it${other ? ` (${other}: ${page.basis})` : ''}`,
+      expected: `${family} header order${o.layout === 'restart' ? " of the navigation Chromium restarts for the page's Critical-CH" : ''}, as the ${engine} engine the User-Agent header claims writes it${other ? ` (${other}: ${page.basis})` : ''}`,
     }
   },
 })
@@ -88,9 +102,12 @@ export const headerCaseHttpVersion = check({
     const browser = claimsBrowser(parseUserAgent(server.userAgent))
     const expected = browser ? 'HTTP/2 to a server that offers it' : 'any'
     if (wire.version === 'HTTP/2') return { verdict: 'pass', observed: `HTTP/2: ${wire.names.join(', ')}`, expected }
-    // Browsers title-case HTTP/1.1 names except sec-ch-ua* and sec-fetch-* style lower-case ones Chromium writes.
-    const lower = wire.names.filter((n) => n === n.toLowerCase() && !n.startsWith('sec-') && n !== 'priority')
-    const problems = browser ? [...(lower.length ? [`lower-case names ${lower.join(', ')}`] : []), `${wire.version} where h2 was offered`] : []
-    return { verdict: problems.length ? 'fail' : 'pass', observed: `${wire.version}: ${wire.names.join(', ')}${problems.length ? ` (${problems.join('; ')})` : ''}`, expected }
+    // Browsers title-case HTTP/1.1 names except the lower-case ones Chromium writes: sec-ch-ua*,
+    // sec-fetch-* style names, priority, and the legacy client hints (device-memory, dpr,
+    // viewport-width: captured from Chromium 156 over HTTP/1.1, src/evidence/fixtures/navigations.json).
+    const lower = wire.names.filter((n) => n === n.toLowerCase() && !n.startsWith('sec-') && n !== 'priority' && !isHint(n))
+    const offered = h2Offered(tlsEvidenceOf(server)?.tls)
+    const problems = browser ? [...(lower.length ? [`lower-case names ${lower.join(', ')}`] : []), ...(offered ? [`${wire.version} where h2 was offered`] : [])] : []
+    return { verdict: problems.length ? 'fail' : 'pass', observed: `${wire.version}${offered ? '' : ' (the listener offered no h2)'}: ${wire.names.join(', ')}${problems.length ? ` (${problems.join('; ')})` : ''}`, expected: offered ? expected : 'the browser\'s own header case over HTTP/1.1, where h2 was not offered' }
   },
 })

@@ -21,8 +21,8 @@ describe('looksSorted', () => {
 
 describe('checkOrder', () => {
   test("passes each browser's own order", () => {
-    expect(checkOrder(CHROME, 'chromium')).toEqual({ applied: 5, broken: [] })
-    expect(checkOrder(FIREFOX, 'firefox')).toEqual({ applied: 6, broken: [] })
+    expect(checkOrder(CHROME, 'chromium')).toEqual({ applied: 5, broken: [], layout: 'usual' })
+    expect(checkOrder(FIREFOX, 'firefox')).toEqual({ applied: 6, broken: [], layout: 'usual' })
   })
   test('tells Chrome and Firefox orders apart', () => {
     expect(checkOrder(FIREFOX, 'chromium').broken.length).toBeGreaterThan(0)
@@ -32,6 +32,6 @@ describe('checkOrder', () => {
     expect(checkOrder(REQUESTS, 'firefox').broken).toEqual(['accept after accept-encoding'])
   })
   test('applies only rules whose headers are present', () => {
-    expect(checkOrder(['host', 'user-agent'], 'chromium')).toEqual({ applied: 0, broken: [] })
+    expect(checkOrder(['host', 'user-agent'], 'chromium')).toEqual({ applied: 0, broken: [], layout: 'usual' })
   })
 })

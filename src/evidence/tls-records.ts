@@ -40,8 +40,11 @@ export interface TlsRecord {
   alps: number | null
   record_size_limit: number | null
   malformed_extensions: number[]
-  /** What the handshake settled on. */
-  negotiated: { protocol: string | null; alpn: string | null; cipher: string | null }
+  /**
+   * What the handshake settled on, and the ALPN protocols the listener offered (`offered`,
+   * absent on records from before it was kept, when the listener always offered h2 and http/1.1).
+   */
+  negotiated: { protocol: string | null; alpn: string | null; cipher: string | null; offered?: string[] }
 }
 
 export function tlsRecord(hello: ClientHello, negotiated: TlsRecord['negotiated']): TlsRecord {

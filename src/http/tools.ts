@@ -18,11 +18,12 @@ import { PROBE_FRAME_CSP, toolPageCsp } from './page'
 import { readSubmission, submissionFailure } from './submission'
 import { IP_DATA_ATTRIBUTIONS } from '../evidence/ipdb'
 import { IP_DATA_TOOLS } from '../core/tools/ip-intel'
+import { ACCEPT_CH_HINTS, CRITICAL_CH_HINTS } from '../core/page-hints'
 
 const HTML = { 'content-type': 'text/html; charset=utf-8' }
-// Ask Chromium for the client hints the tools compare with what the page reports.
-const ACCEPT_CH =
-  'Sec-CH-UA, Sec-CH-UA-Mobile, Sec-CH-UA-Platform, Sec-CH-UA-Platform-Version, Sec-CH-UA-Full-Version-List, Sec-CH-UA-Arch, Sec-CH-UA-Bitness, Sec-CH-UA-Model, Sec-CH-UA-WoW64, Sec-CH-DPR, Sec-CH-Viewport-Width, Sec-CH-Viewport-Height, Sec-CH-Device-Memory, Sec-CH-Prefers-Color-Scheme, Sec-CH-Prefers-Reduced-Motion, DPR, Viewport-Width, Device-Memory'
+// Ask Chromium for the client hints the tools compare with what the page reports (src/core/page-hints.ts).
+const ACCEPT_CH = ACCEPT_CH_HINTS.join(', ')
+const CRITICAL_CH = CRITICAL_CH_HINTS.join(', ')
 
 /** Each tool's probe bundle URL; throws naming the first tool whose bundle is not among the assets. */
 function probeScripts(assets: AppDeps['assets']): ReadonlyMap<ToolId, string> {
@@ -74,7 +75,7 @@ export function toolsPages(deps: AppDeps) {
           ...HTML,
           'cache-control': 'no-store',
           'accept-ch': ACCEPT_CH,
-          'critical-ch': 'Sec-CH-DPR, Sec-CH-Viewport-Width',
+          'critical-ch': CRITICAL_CH,
           'content-security-policy': toolPageCsp({ pageUrl: new URL(request.url), tlsPort: deps.evidence?.tlsPort, dnsZone: deps.evidence?.dnsZone }),
           // The browsers' default, so the listeners see the Referer any site would get.
           'referrer-policy': 'strict-origin-when-cross-origin',

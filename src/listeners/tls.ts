@@ -59,6 +59,11 @@ export interface TlsListenerOptions {
   timeoutMs?: number
   /** A served connection without traffic for this long is closed (default 60 s). */
   idleMs?: number
+  /**
+   * ALPN protocols offered, in order (default h2, then http/1.1). The service always offers both;
+   * tests and the fixture capture offer http/1.1 alone, to see a browser where h2 is not offered.
+   */
+  alpn?: string[]
   /** Largest request body handed to the app (default 1 MiB, as on the HTTP listener). */
   maxRequestBodySize?: number
   /**
@@ -93,6 +98,7 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
   const open = new Set<Socket>()
   let handler: FetchHandler | null = null
   const maxBody = opts.maxRequestBodySize ?? 1024 * 1024
+  const offered = opts.alpn ?? ['h2', 'http/1.1']
   const serving: ServeOptions = {
     deps,
     handler: () => handler,
@@ -205,10 +211,10 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
     const raw = conn.raw
     // The TLS socket reads the hello again from the bytes put back.
     raw.unshift(buffered)
-    const tls = new TLSSocket(raw, { isServer: true, secureContext: certificates.context(), ALPNProtocols: ['h2', 'http/1.1'] })
+    const tls = new TLSSocket(raw, { isServer: true, secureContext: certificates.context(), ALPNProtocols: offered })
     tls.on('error', () => raw.destroy())
     tls.on('secure', () => {
-      const negotiated = { protocol: tls.getProtocol() ?? null, alpn: typeof tls.alpnProtocol === 'string' ? tls.alpnProtocol : null, cipher: tls.getCipher()?.name ?? null }
+      const negotiated = { protocol: tls.getProtocol() ?? null, alpn: typeof tls.alpnProtocol === 'string' ? tls.alpnProtocol : null, cipher: tls.getCipher()?.name ?? null, offered }
       const record = tlsRecord(hello, negotiated)
       if (negotiated.alpn === 'h2') readH2(conn, tls, record)
       else readH1(conn, tls, record)

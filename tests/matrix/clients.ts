@@ -19,7 +19,13 @@ import { sleep, startXvfb, stopGroup, type Display } from './xvfb'
 export interface MatrixContext {
   /** http://127.0.0.1:<port>/tools/bot-detector on the server run.ts started. */
   pageUrl: string
+  /** The service's plain-HTTP address, for the operator API and the keyed fetches. */
   baseUrl: string
+  /**
+   * Where pages are opened when it is not baseUrl: the HTTPS origin (https://localhost:<TLS_PORT>)
+   * when the matrix runs its visitors over TLS. pageUrl is on it too.
+   */
+  pageOrigin?: string
   adminToken: string
   chromium: string
   chromedriver: string

@@ -21,6 +21,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { BROWSER_PATHS, chromiumLaunchArgs, WEBKIT_ENV, type Client, type MatrixContext } from './clients'
 import { startHand } from './hand'
+import { reload, typeAddress } from './keyboard'
 import { sleep, startXvfb, stopGroup } from './xvfb'
 
 export { BROWSER_PATHS }
@@ -69,6 +70,9 @@ async function runPerson(ctx: MatrixContext, what: string, launch: Launch): Prom
 /** The browser ended before its page submitted a task: it never ran the page, so nothing was judged. */
 class BrowserExited extends Error {}
 
+/** How a person reaches a page after the first: typing its address, or reloading the one shown. */
+export type Step = { tool: string; how: 'type' } | { tool: string; how: 'reload' }
+
 /**
  * Starts the browser on `display` as `launch` says (on one tool's page), waits for the task of
  * `tool` it submits, stops the browser and returns the task id. A browser that exits before
@@ -78,37 +82,100 @@ class BrowserExited extends Error {}
  * A second exit, or no task in time, is reported as it is.
  */
 export async function visit(ctx: MatrixContext, what: string, launch: Launch, tool: string, display: string): Promise<string> {
-  const before = new Set(await listTaskIds(ctx, tool))
-  try {
-    return await visitOnce(ctx, what, launch, tool, display, before)
-  } catch (e) {
-    if (!(e instanceof BrowserExited)) throw e
-    console.error(`matrix: ${what} on ${tool}: ${e.message}; starting it once more`)
-    return await visitOnce(ctx, what, launch, tool, display, before)
-  }
+  const [first] = await browse(ctx, what, launch, tool, [], display)
+  if (first instanceof Error) throw first
+  return first!
 }
 
-async function visitOnce(ctx: MatrixContext, what: string, launch: Launch, tool: string, display: string, before: ReadonlySet<string>): Promise<string> {
+/**
+ * A person browsing: the browser starts on `tool`'s page (as `visit`), then each step in turn in
+ * the same browser — the next page's address typed into the address bar, or a reload (F5), by
+ * the keyboard (./keyboard.ts) — each waited for until its page has submitted its task. Returns
+ * one task id per page in order; a step whose task did not come is its Error, and the steps
+ * after it are not taken (the browser is in no known state). The browser is stopped at the end.
+ */
+export async function browse(
+  ctx: MatrixContext,
+  what: string,
+  launch: Launch,
+  tool: string,
+  steps: readonly Step[],
+  display: string,
+  hooks: { beforeStep?(step: Step): Promise<Step> } = {},
+): Promise<Array<string | Error>> {
+  const before = new Set(await listTaskIds(ctx, tool))
+  let session: BrowserSession
+  try {
+    session = await openBrowser(ctx, what, launch, tool, display, before)
+  } catch (e) {
+    if (!(e instanceof BrowserExited)) return [errorOf(e)]
+    console.error(`matrix: ${what} on ${tool}: ${e.message}; starting it once more`)
+    try {
+      session = await openBrowser(ctx, what, launch, tool, display, before)
+    } catch (e2) {
+      return [errorOf(e2)]
+    }
+  }
+  const tasks: Array<string | Error> = [session.task]
+  try {
+    for (const planned of steps) {
+      const step = hooks.beforeStep ? await hooks.beforeStep(planned) : planned
+      const seen = new Set(await listTaskIds(ctx, step.tool))
+      try {
+        if (step.how === 'type') await typeAddress(display, `${ctx.pageOrigin ?? ctx.baseUrl}/tools/${step.tool}`)
+        else await reload(display)
+        tasks.push(await session.next(step.tool, seen, `${what}, ${step.how === 'type' ? 'typed' : 'reloaded'} ${step.tool}`))
+      } catch (e) {
+        tasks.push(errorOf(e))
+        break
+      }
+    }
+  } finally {
+    await session.stop()
+  }
+  return tasks
+}
+
+const errorOf = (e: unknown) => (e instanceof Error ? e : new Error(String(e)))
+
+interface BrowserSession {
+  /** The first page's task. */
+  task: string
+  /** Waits for a task of `tool` not in `before`. */
+  next(tool: string, before: ReadonlySet<string>, what: string): Promise<string>
+  stop(): Promise<void>
+}
+
+async function openBrowser(ctx: MatrixContext, what: string, launch: Launch, tool: string, display: string, before: ReadonlySet<string>): Promise<BrowserSession> {
   let browser: ChildProcess | undefined
   let hand: ChildProcess | undefined
+  const stop = async () => {
+    if (hand) await stopGroup(hand)
+    if (browser) await stopGroup(browser)
+  }
   try {
     let log = ''
     browser = spawn(launch.program, launch.args, { env: { ...process.env, ...launch.env, DISPLAY: display }, stdio: ['ignore', 'ignore', 'pipe'], detached: true })
     if (launch.hand) hand = startHand(display)
     browser.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)))
-    const started = Date.now()
-    // Browser start-up on a loaded 2-core machine takes a few seconds on top of the page's run.
-    while (Date.now() - started < ctx.timeoutMs + 20_000) {
-      // The task first: a browser that submitted and then exited did run its page.
-      const fresh = (await listTaskIds(ctx, tool)).find((id) => !before.has(id))
-      if (fresh) return fresh
-      if (browser.exitCode !== null) throw new BrowserExited(`${what} exited with ${browser.exitCode}: ${log.trim().split('\n').slice(-3).join(' | ')}`)
-      await sleep(250)
+    const b = browser
+    const next = async (tool: string, seen: ReadonlySet<string>, label: string): Promise<string> => {
+      const started = Date.now()
+      // Browser start-up on a loaded 2-core machine takes a few seconds on top of the page's run.
+      while (Date.now() - started < ctx.timeoutMs + 20_000) {
+        // The task first: a browser that submitted and then exited did run its page.
+        const fresh = (await listTaskIds(ctx, tool)).find((id) => !seen.has(id))
+        if (fresh) return fresh
+        if (b.exitCode !== null) throw new BrowserExited(`${label} exited with ${b.exitCode}: ${log.trim().split('\n').slice(-3).join(' | ')}`)
+        await sleep(250)
+      }
+      throw new Error(`no new ${tool} task from ${label} within ${Math.round((Date.now() - started) / 1000)} s`)
     }
-    throw new Error(`no new ${tool} task from ${what} within ${Math.round((Date.now() - started) / 1000)} s`)
-  } finally {
-    if (hand) await stopGroup(hand)
-    if (browser) await stopGroup(browser)
+    const task = await next(tool, before, what)
+    return { task, next, stop }
+  } catch (e) {
+    await stop()
+    throw e
   }
 }
 

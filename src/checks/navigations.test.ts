@@ -1,0 +1,106 @@
+// The wire checks on what real people's browsers sent over real TLS (issue 44): every page of
+// src/evidence/fixtures/navigations.json (Chromium, Firefox ESR and GNOME Web browsing the tool
+// pages over HTTPS with a certificate their engine trusts — a first visit with Chromium's
+// Critical-CH restart, a page typed after another on the warm connection, a reload, a page on a
+// new connection that resumes the TLS session with a PSK, the side connection of a page loaded
+// over plain HTTP, and HTTP/1.1 over TLS where h2 is not offered; tests/matrix/capture-navigations.ts
+// captured them) is judged by every check that reads the listener's records, and none fails.
+// The same checks still fail what automation and libraries send.
+
+import { describe, expect, test } from 'bun:test'
+import navigationsFile from '../evidence/fixtures/navigations.json'
+import type { ServerObservation } from '../core/tools/observation'
+import { ja3, ja4, tlsParameters } from './client-hello'
+import { transportTls } from './connection-protocol'
+import type { CheckDefinition } from './define'
+import { headerOrderWire } from './header-order-wire'
+import { http2FingerprintFamily, tlsFingerprintFamily } from './tls-match'
+import { headerCaseHttpVersion, headerOrder } from './wire-headers'
+
+interface Navigation {
+  engine: 'chromium' | 'firefox' | 'webkit'
+  browser: string
+  step: string
+  tool: string
+  rendered: boolean
+  records: Array<{ kind: string; data: Record<string, unknown> }>
+}
+
+const NAVIGATIONS = (navigationsFile as { navigations: Navigation[] }).navigations
+const WIRE_CHECKS: CheckDefinition[] = [headerOrderWire, headerOrder, headerCaseHttpVersion, tlsFingerprintFamily, http2FingerprintFamily, ja4, ja3, tlsParameters, transportTls]
+
+/** The User-Agent the page's own request carried. */
+function userAgentOf(n: Navigation): string {
+  const own = n.records.find((r) => r.kind !== 'tls')!.data
+  if (typeof own.user_agent === 'string') return own.user_agent
+  const headers = (own.headers ?? []) as Array<[string, string]>
+  return headers.find(([k]) => k.toLowerCase() === 'user-agent')?.[1] ?? ''
+}
+
+function observation(n: Navigation, records = n.records): ServerObservation {
+  const userAgent = userAgentOf(n)
+  return { ip: '127.0.0.1', userAgent, headers: [['user-agent', userAgent]], receivedAt: 0, nonce: 'valid', evidence: records.map((r) => ({ kind: r.kind, data: r.data, observedAt: '2026-11-28T00:00:00Z', address: '127.0.0.1' })) }
+}
+
+function judge(check: CheckDefinition, server: ServerObservation) {
+  return check.judge({}, { server, ctx: {}, missing: (...names: string[]) => `missing ${names.join(', ')}`, raw: {} })
+}
+
+const label = (n: Navigation) => `${n.engine} ${n.step} ${n.tool}${n.rendered ? '' : ' (not run: restarted)'}`
+
+describe('the wire checks on people browsing over real TLS', () => {
+  test('the fixtures hold every case, from each engine', () => {
+    for (const engine of ['chromium', 'firefox', 'webkit']) {
+      const steps = new Set(NAVIGATIONS.filter((n) => n.engine === engine).map((n) => n.step))
+      expect([...steps].sort()).toEqual(['first', 'h1-first', 'h1-typed', 'plain', 'reload', 'resumed', 'typed'])
+    }
+    // Chromium's first visit: the request without the critical hints, then the one it restarts.
+    expect(NAVIGATIONS.filter((n) => n.engine === 'chromium' && n.step === 'first').map((n) => n.rendered)).toEqual([false, true])
+    // The page on a new connection resumed the TLS session: its ClientHello offers a PSK (extension 41).
+    for (const n of NAVIGATIONS.filter((x) => x.step === 'resumed')) expect((n.records[0]!.data.extensions as number[]).includes(41)).toBe(true)
+  })
+
+  for (const n of NAVIGATIONS.filter((x) => x.records.length)) {
+    test(`${label(n)}: no wire check fails`, () => {
+      const server = observation(n)
+      const failed = WIRE_CHECKS.map((c) => ({ id: c.id, ...judge(c, server) })).filter((o) => o.verdict === 'fail')
+      expect(failed).toEqual([])
+    })
+  }
+
+  test("each page's own header order is judged, not skipped: the check can fail these requests", () => {
+    for (const n of NAVIGATIONS.filter((x) => x.records.length && x.engine !== 'webkit' && x.step !== 'plain')) {
+      expect({ page: label(n), verdict: judge(headerOrderWire, observation(n)).verdict }).toEqual({ page: label(n), verdict: 'pass' })
+    }
+  })
+
+  test("Chromium's restarted navigation is judged by the restart layout, and only a tool page's carrying the critical hints", () => {
+    const restarted = NAVIGATIONS.find((n) => n.engine === 'chromium' && n.step === 'first' && n.rendered)!
+    const outcome = judge(headerOrderWire, observation(restarted))
+    expect(outcome.verdict).toBe('pass')
+    expect(outcome.expected).toContain("restarts for the page's Critical-CH")
+    const own = restarted.records[1]!.data as { header_order: string[]; path: string }
+    const withOrder = (names: string[], path = own.path) => observation(restarted, [restarted.records[0]!, { kind: 'http2', data: { ...own, header_order: names, path } }])
+    // Not a tool page (no Critical-CH there): the usual layout, which this order breaks.
+    expect(judge(headerOrderWire, withOrder(own.header_order, '/other')).verdict).toBe('fail')
+    // Without the critical hints nothing was restarted.
+    expect(judge(headerOrderWire, withOrder(own.header_order.filter((h) => h !== 'sec-ch-dpr'))).verdict).toBe('fail')
+    // A hint moved past Sec-Fetch-Site, or Accept-Language moved up: not what Chromium writes.
+    const moved = own.header_order.filter((h) => h !== 'sec-ch-ua-model')
+    moved.splice(moved.indexOf('sec-fetch-mode'), 0, 'sec-ch-ua-model')
+    expect(judge(headerOrderWire, withOrder(moved)).verdict).toBe('fail')
+    const early = own.header_order.filter((h) => h !== 'accept-language')
+    early.splice(early.indexOf('user-agent') + 1, 0, 'accept-language')
+    expect(judge(headerOrderWire, withOrder(early)).verdict).toBe('fail')
+  })
+
+  test('HTTP/1.1 over TLS fails a browser only where h2 was offered', () => {
+    const h1 = NAVIGATIONS.find((n) => n.engine === 'chromium' && n.step === 'h1-typed')!
+    const tls = h1.records[0]!.data as { negotiated: Record<string, unknown> }
+    const offeredBoth = observation(h1, [{ kind: 'tls', data: { ...tls, negotiated: { ...tls.negotiated, offered: ['h2', 'http/1.1'] } } }, h1.records[1]!])
+    expect(judge(headerCaseHttpVersion, offeredBoth).verdict).toBe('fail')
+    expect(judge(http2FingerprintFamily, offeredBoth).verdict).toBe('fail')
+    expect(judge(headerCaseHttpVersion, observation(h1)).verdict).toBe('pass')
+    expect(judge(http2FingerprintFamily, observation(h1)).verdict).toBe('na')
+  })
+})

@@ -56,7 +56,7 @@ void runToolPage('bot-detector', {
   webgl: webglGpu,
   canvas: canvasNoise,
   screen: screenMetrics,
-  window: windowMetrics,
+  window: () => windowMetrics(),
   frames: () => animationFrames(),
   pointer: () => pointerMedia(),
   navRate: () => navigationRateLimit(),

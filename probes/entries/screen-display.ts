@@ -8,7 +8,7 @@ import { windowMetrics } from '../signals/window-metrics'
 
 void runToolPage('screen-display', {
   screen: screenMetrics,
-  window: windowMetrics,
+  window: () => windowMetrics(),
   visualViewport: visualViewportMetrics,
   media: displayMedia,
   touch: touchSupport,

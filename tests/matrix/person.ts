@@ -235,6 +235,19 @@ export const FIREFOX_PREFS: Record<string, string | number | boolean> = {
   'browser.translations.automaticallyPopup': false,
 }
 
+/**
+ * Firefox enterprise policies of the machine the people run on, beside the test CA
+ * (tests/matrix/transports.ts installs both): Debian's Privacy Badger, installed system-wide by the
+ * gate for the content-blocker person and so active in every Firefox profile here, opens its
+ * welcome tab a few seconds after a fresh profile's first start, in front of the page; the
+ * address a person typed next then loaded in a tab that was no longer shown, where its page
+ * never ran (seen in the tools matrix). Its documented managed setting turns the tab off, as an
+ * administrator would; nothing a page can read changes.
+ */
+export const FIREFOX_POLICIES: Record<string, unknown> = {
+  '3rdparty': { Extensions: { 'jid1-MnnxcxisBPnSXQ@jetpack': { showIntroPage: false } } },
+}
+
 function firefoxLaunch(ctx: PersonContext, url: string, profile: string, prefs: Record<string, string | number | boolean> = {}): Launch {
   mkdirSync(profile, { recursive: true })
   const userJs = Object.entries({ ...FIREFOX_PREFS, ...prefs }).map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});`)

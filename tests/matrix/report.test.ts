@@ -40,11 +40,11 @@ describe('rowProblem', () => {
 })
 
 test('markdownTable has one row per client with its failed and warned checks, marks failures and escapes pipes', () => {
-  const table = markdownTable([row({}), row({ client: 'a | b', expected: 'human', verdict: 'bot', score: 10, frameworks: [], findings: ['webdriver (fail)', 'gpu (warn)'] })])
+  const table = markdownTable([row({ transport: 'https' }), row({ client: 'a | b', transport: 'http', expected: 'human', verdict: 'bot', score: 10, frameworks: [], findings: ['webdriver (fail)', 'gpu (warn)'] })])
   const lines = table.split('\n')
   expect(lines).toHaveLength(4)
-  expect(lines[2]).toBe('| Playwright | bot | bot | 0 | playwright, headless | — | ✓ |')
-  expect(lines[3]).toBe('| a \\| b | human | bot | 10 | — | webdriver (fail), gpu (warn) | ✗ verdict bot, expected human |')
+  expect(lines[2]).toBe('| Playwright | https | bot | bot | 0 | playwright, headless | — | ✓ |')
+  expect(lines[3]).toBe('| a \\| b | http | human | bot | 10 | — | webdriver (fail), gpu (warn) | ✗ verdict bot, expected human |')
 })
 
 

@@ -7,6 +7,8 @@ export type Expected = 'bot' | 'human'
 /** What one client's run produced: the task as fetched through the API, or why there is none. */
 export interface Row {
   client: string
+  /** How the client reached the page: HTTPS with a trusted certificate, or plain HTTP. */
+  transport?: 'https' | 'http'
   expected: Expected
   /** null when the client produced no task (error says why). */
   verdict: string | null
@@ -53,12 +55,12 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 
 /** The Markdown table: client → verdict, score, frameworks, failed and warned checks, and whether the row passes. */
 export function markdownTable(rows: readonly Row[]): string {
-  const lines = ['| client | expected | verdict | score | frameworks | failed / warned | |', '|---|---|---|---|---|---|---|']
+  const lines = ['| client | over | expected | verdict | score | frameworks | failed / warned | |', '|---|---|---|---|---|---|---|---|']
   for (const r of rows) {
     const problem = rowProblem(r)
     const mark = problem && r.inconclusive ? `? ${cell(r.inconclusive)}` : problem ? `✗ ${cell(problem)}` : '✓'
     lines.push(
-      `| ${cell(r.client)} | ${r.expected} | ${r.verdict ?? '—'} | ${r.score ?? '—'} | ${cell(r.frameworks.join(', ') || '—')} | ${cell(r.findings.join(', ') || '—')} | ${mark} |`,
+      `| ${cell(r.client)} | ${r.transport ?? '—'} | ${r.expected} | ${r.verdict ?? '—'} | ${r.score ?? '—'} | ${cell(r.frameworks.join(', ') || '—')} | ${cell(r.findings.join(', ') || '—')} | ${mark} |`,
     )
   }
   return lines.join('\n')

@@ -2,6 +2,10 @@
 // server, each task is fetched through the API with a key, and a table client → verdict, score,
 // frameworks is printed (Markdown) and written to bench-results/matrix.json. Exits 1 when a bot
 // is not `bot` with score ≤ 40 or a person is not `human` with score ≥ 90 and no failed check.
+// Every client runs over each transport (./transports.ts): HTTPS at https://localhost:<TLS_PORT>
+// with a certificate from a CA this run makes and installs in each engine's trust store, as a
+// deployment with a real certificate serves people, and plain HTTP (MATRIX_TRANSPORTS=https or
+// http for one).
 //   node_modules/.bin/bun tests/matrix/run.ts [client id …]     (npm run matrix)
 // Needs Debian's chromium, chromium-driver, xvfb and firefox-esr (tests/gate.sh installs them);
 // CHROMIUM_PATH, CHROMEDRIVER_PATH and FIREFOX_PATH override the paths of the first two and the last.
@@ -32,6 +36,7 @@ import { rawDevToolsIsolatedWorldClient, rawDevToolsMainWorldClient } from './de
 import { firefoxBidiClient, firefoxBidiHeadfulClient } from './firefox-clients'
 import { BROWSER_PATHS, browserVersions, PEOPLE, type Person, type PersonContext } from './person'
 import { markdownTable, rowProblem, type Row } from './report'
+import { matrixCa, matrixTransports, originOf, tlsServerEnv, type Transport } from './transports'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 /** Every client, by the id the command line may name. */
@@ -73,6 +78,12 @@ const PARALLEL = Math.max(1, Number(process.env.MATRIX_PARALLEL) || 2)
 const INPUT_ATTEMPTS = 3
 /** What input-pacing says when its blocks lost the CPU to other processes (src/checks/input-pacing.ts). */
 const LOADED = 'lost more than a tenth of their time to other processes'
+
+/** One client over one transport. */
+interface Job {
+  id: string
+  transport: Transport
+}
 
 interface Lane {
   server: Awaited<ReturnType<typeof startServer>>
@@ -127,6 +138,9 @@ async function main(): Promise<number> {
     requireProgram(BROWSER_PATHS.minibrowser, "WebKitGTK's MiniBrowser")
   }
   const version = browserVersions(chromium, engines)
+  const transports = matrixTransports()
+  // Automation with a window of Firefox or WebKit needs the CA in those engines' stores too.
+  const ca = matrixCa([...engines, ...(chosen.some((id) => id.startsWith('firefox-')) ? (['firefox'] as const) : []), ...(chosen.includes('selenium-webkit') ? (['webkit'] as const) : [])])
 
   const started = Date.now()
   // One server per lane: a person's task is found as the newest one its server did not have
@@ -136,15 +150,15 @@ async function main(): Promise<number> {
   try {
     const lane = async (i: number): Promise<Lane> => {
       while (lanes.length <= i) {
-        const server = await startServer()
+        const server = await startServer(tlsServerEnv(ca))
         lanes.push({ server, key: await server.makeKey() })
       }
       return lanes[i]!
     }
-    const runOne = async (id: string, at: Lane): Promise<Row> => {
+    const runOne = async ({ id, transport }: Job, at: Lane): Promise<Row> => {
       const loaded: string[] = []
       for (let attempt = 1; ; attempt++) {
-        const { row, inputUnjudged } = await attemptOne(id, at)
+        const { row, inputUnjudged } = await attemptOne(id, transport, at)
         const retry = CLIENTS[id]!.judgedOnInput && inputUnjudged !== null && rowProblem(row) !== null
         if (retry && inputUnjudged.includes(LOADED)) loaded.push(inputUnjudged)
         if (!retry || attempt >= INPUT_ATTEMPTS) {
@@ -153,19 +167,20 @@ async function main(): Promise<number> {
           // taken), which says nothing either way; not a misjudgment. On an idle machine no block
           // loses its time, so the row must be judged there.
           const inconclusive = retry && loaded.length > 0 ? `its input could not be judged in ${attempt} attempts on this loaded machine` : undefined
-          if (inconclusive) console.error(`matrix: ${id}: INCONCLUSIVE: ${inconclusive}`)
+          if (inconclusive) console.error(`matrix: ${id} (${transport}): INCONCLUSIVE: ${inconclusive}`)
           return { ...row, attempts: attempt, ...(inconclusive ? { inconclusive } : {}) }
         }
-        console.error(`matrix: ${id}: its pointer input did not reach the page steadily enough to judge (attempt ${attempt} of ${INPUT_ATTEMPTS}); again`)
+        console.error(`matrix: ${id} (${transport}): its pointer input did not reach the page steadily enough to judge (attempt ${attempt} of ${INPUT_ATTEMPTS}); again`)
       }
     }
-    const attemptOne = async (id: string, { server, key }: Lane): Promise<{ row: Row; inputUnjudged: string | null }> => {
+    const attemptOne = async (id: string, transport: Transport, { server, key }: Lane): Promise<{ row: Row; inputUnjudged: string | null }> => {
       const client = CLIENTS[id]!
       const dir = mkdtempSync(join(tmpdir(), `antibot-matrix-${id}-`))
-      const ctx: PersonContext = { pageUrl: `${server.baseUrl}/tools/bot-detector`, baseUrl: server.baseUrl, adminToken: server.adminToken, chromium, chromedriver, ...BROWSER_PATHS, dir, timeoutMs: PAGE_TIMEOUT_MS }
+      const origin = originOf(server, transport)
+      const ctx: PersonContext = { pageUrl: `${origin}/tools/bot-detector`, pageOrigin: origin, baseUrl: server.baseUrl, adminToken: server.adminToken, chromium, chromedriver, ...BROWSER_PATHS, dir, timeoutMs: PAGE_TIMEOUT_MS }
       const t0 = Date.now()
       let unjudged: string[] = []
-      const row: Row = { client: client.name, expected: client.expected, verdict: null, score: null, frameworks: [], mustName: client.mustName ?? [], taskId: null, seconds: 0, error: null, findings: [] }
+      const row: Row = { client: client.name, transport, expected: client.expected, verdict: null, score: null, frameworks: [], mustName: client.mustName ?? [], taskId: null, seconds: 0, error: null, findings: [] }
       try {
         row.taskId = await withTimeout(client.run(ctx), CLIENT_TIMEOUT_MS, client.name)
         const res = await fetch(`${server.baseUrl}/api/antibot/tasks/${row.taskId}`, { headers: { authorization: `Bearer ${key}` } })
@@ -186,7 +201,7 @@ async function main(): Promise<number> {
       }
       const problem = rowProblem(row)
       const verdict = problem ? ` — FAIL: ${problem}` : ''
-      console.error(`matrix: ${id}: ${row.verdict ?? 'no result'} ${row.score ?? ''} in ${row.seconds} s${verdict}`)
+      console.error(`matrix: ${id} (${transport}): ${row.verdict ?? 'no result'} ${row.score ?? ''} in ${row.seconds} s${verdict}`)
       if (problem && row.findings.length) console.error(`matrix:   findings: ${row.findings.join(', ')}`)
       if (problem) for (const u of unjudged) console.error(`matrix:   not judged: ${u}`)
       return { row, inputUnjudged: unjudged.find((u) => u.startsWith('input-pacing na')) ?? null }
@@ -195,16 +210,19 @@ async function main(): Promise<number> {
     // PARALLEL of them go at once, each lane on its own server. Those judged on their input's
     // timing go last, one at a time: a second browser beside them takes the CPU their page's
     // input check needs. The table keeps the order they were chosen in.
+    // Every client on every transport; the table keeps the order they were chosen in, HTTPS first.
+    const jobs: Job[] = transports.flatMap((transport) => chosen.map((id) => ({ id, transport })))
+    const key = (j: Job) => `${j.transport} ${j.id}`
     const done = new Map<string, Row>()
-    const queue = chosen.filter((id) => !CLIENTS[id]!.judgedOnInput)
+    const queue = jobs.filter((j) => !CLIENTS[j.id]!.judgedOnInput)
     await Promise.all(
       Array.from({ length: Math.min(PARALLEL, queue.length) }, async (_, i) => {
         const at = await lane(i)
-        for (let id = queue.shift(); id !== undefined; id = queue.shift()) done.set(id, await runOne(id, at))
+        for (let job = queue.shift(); job !== undefined; job = queue.shift()) done.set(key(job), await runOne(job, at))
       }),
     )
-    for (const id of chosen.filter((id) => CLIENTS[id]!.judgedOnInput)) done.set(id, await runOne(id, await lane(0)))
-    for (const id of chosen) rows.push(done.get(id)!)
+    for (const job of jobs.filter((j) => CLIENTS[j.id]!.judgedOnInput)) done.set(key(job), await runOne(job, await lane(0)))
+    for (const job of jobs) rows.push(done.get(key(job))!)
   } finally {
     await Promise.all(lanes.map((l) => l.server.stop()))
   }
@@ -214,11 +232,11 @@ async function main(): Promise<number> {
   console.log(markdownTable(rows))
   if (!names.length) {
     mkdirSync(join(ROOT, 'bench-results'), { recursive: true })
-    const record = { measured_at: new Date().toISOString(), chromium: version, seconds, clients: rows.map((r) => ({ ...r, problem: rowProblem(r) })) }
+    const record = { measured_at: new Date().toISOString(), chromium: version, transports, seconds, clients: rows.map((r) => ({ ...r, problem: rowProblem(r) })) }
     writeFileSync(join(ROOT, 'bench-results/matrix.json'), `${JSON.stringify(record, null, 2)}\n`)
   }
   const failed = rows.filter((r) => rowProblem(r) !== null && !r.inconclusive)
-  if (failed.length) console.error(`\nmatrix: ${failed.length} of ${rows.length} clients misjudged: ${failed.map((r) => r.client).join('; ')}`)
+  if (failed.length) console.error(`\nmatrix: ${failed.length} of ${rows.length} rows misjudged: ${failed.map((r) => `${r.client} (${r.transport})`).join('; ')}`)
   return failed.length ? 1 : 0
 }
 

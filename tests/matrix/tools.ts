@@ -4,9 +4,15 @@
 // bench-results/tools-matrix.json. Exits 1 when a person gets a failed check or a score under
 // 80 on any tool, or a spoofer is scored under 80 by fewer than five tools (tools-report.ts).
 //   node_modules/.bin/bun tests/matrix/tools.ts [visitor id …]     (npm run matrix:tools)
-// People are started as in the detection matrix (person.ts: no driver, a fresh profile per page,
-// one Xvfb display per person); spoofers are Playwright with Apify's fingerprint-injector
-// wearing a Windows and a macOS Chrome fingerprint on this Linux machine.
+// Every visitor runs over each transport (./transports.ts): HTTPS at https://localhost:<TLS_PORT>
+// with a certificate its engine trusts as it would a real one, and plain HTTP.
+// People browse as people do (person.ts, browse: no driver, a fresh profile, one Xvfb display):
+// the browser starts on one tool's page (its first page: FIRST_PAGE, so that every tool is a
+// first page for someone, and each page the wire checks judge is one for Chromium over HTTPS),
+// then each next tool's address is typed into the address bar (a second page on the warm
+// connection, with the cookies and client hints of the pages before), and the second page is
+// reloaded once. Spoofers are Playwright with Apify's fingerprint-injector wearing a Windows
+// and a macOS Chrome fingerprint on this Linux machine.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,8 +21,9 @@ import { fileURLToPath } from 'node:url'
 import { TOOL_IDS } from '../../common/tools'
 import { startServer } from '../support/server'
 import { injectedFingerprint, playwrightTask } from './clients'
-import { BROWSER_PATHS, browserVersions, PEOPLE, visit, type PersonContext } from './person'
+import { BROWSER_PATHS, browse, browserVersions, PEOPLE, type PersonContext, type Step } from './person'
 import { columnProblems, toolsTable, type Cell, type Column, type VisitorKind } from './tools-report'
+import { matrixCa, matrixTransports, originOf, tlsServerEnv, type Transport } from './transports'
 import { startXvfb } from './xvfb'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -27,23 +34,65 @@ const PARALLEL = Math.max(1, Number(process.env.TOOLS_MATRIX_PARALLEL) || 2)
 interface Visitor {
   name: string
   kind: VisitorKind
-  /** Opens every tool page in turn and reports each task id (or the error) as it comes. */
-  visitAll(ctx: PersonContext, tools: readonly string[], done: (tool: string, task: string | Error) => Promise<void>): Promise<void>
+  /**
+   * Opens every tool page and reports each task id (or the error) as it comes, with how the page
+   * was reached; `ctx.pageOrigin` is where (the transport's origin).
+   */
+  visitAll(ctx: PersonContext, transport: Transport, tools: readonly string[], done: (tool: string, task: string | Error, how: Cell['how']) => Promise<void>): Promise<void>
 }
 
 const errorOf = (e: unknown) => (e instanceof Error ? e : new Error(String(e)))
+
+/**
+ * Each person's first page, per transport: every tool is someone's first page, and the pages
+ * the wire checks judge (http-headers, tls-fingerprint, vpn-detector; bot-detector in the
+ * detection matrix) are a Chromium person's first page over HTTPS, where Chromium restarts the
+ * navigation for the page's Critical-CH.
+ */
+const FIRST_PAGE: Record<string, Record<Transport, string>> = {
+  person: { https: 'http-headers', http: 'browser-fingerprint' },
+  'person-de': { https: 'tls-fingerprint', http: 'canvas-fingerprint' },
+  'person-hidpi': { https: 'vpn-detector', http: 'font-detection' },
+  'person-firefox': { https: 'http-headers', http: 'audio-fingerprint' },
+  'person-firefox-rfp': { https: 'tls-fingerprint', http: 'timezone-geo' },
+  'person-firefox-de': { https: 'ip-leak', http: 'screen-display' },
+  'person-firefox-blockers': { https: 'webrtc-leak', http: 'permissions-api' },
+  'person-webkit': { https: 'http-headers', http: 'dns-leak' },
+  'person-webkit-fr': { https: 'tls-fingerprint', http: 'bot-detector' },
+  'person-webkit-mini': { https: 'vpn-detector', http: 'ip-leak' },
+}
 
 function person(id: keyof typeof PEOPLE): Visitor {
   const p = PEOPLE[id]!
   return {
     name: p.name,
     kind: 'person',
-    async visitAll(ctx, tools, done) {
+    async visitAll(ctx, transport, tools, done) {
+      const first = FIRST_PAGE[id]?.[transport] ?? tools[0]!
+      const order = [first, ...tools.filter((t) => t !== first)]
+      // The pages in the order the person reaches them: the first, the second typed, the second
+      // reloaded, then each further one typed.
+      const plan: Array<{ tool: string; how: NonNullable<Cell['how']> }> = [
+        { tool: order[0]!, how: 'first' },
+        ...(order[1] ? [{ tool: order[1], how: 'typed' as const }, { tool: order[1], how: 'reload' as const }] : []),
+        ...order.slice(2).map((tool) => ({ tool, how: 'typed' as const })),
+      ]
       const xvfb = await startXvfb()
       try {
-        for (const tool of tools) {
-          const launch = p.launch(ctx, `${ctx.baseUrl}/tools/${tool}`, join(ctx.dir, `profile-${tool}`))
-          await done(tool, await visit(ctx, p.browser, launch, tool, xvfb.display).catch(errorOf))
+        // A page that does not submit leaves the browser in no known state: the person starts
+        // it again on the next page, as a first page.
+        for (let at = 0; at < plan.length; ) {
+          const start = plan[at]!
+          const steps: Step[] = plan.slice(at + 1).map(({ tool, how }) => (how === 'reload' ? { tool, how: 'reload' } : { tool, how: 'type' }))
+          const launch = p.launch(ctx, `${ctx.pageOrigin}/tools/${start.tool}`, join(ctx.dir, `profile-${at}`))
+          const tasks = await browse(ctx, p.browser, launch, start.tool, steps, xvfb.display)
+          for (const [k, task] of tasks.entries()) {
+            const page = plan[at + k]!
+            await done(page.tool, task, k === 0 ? 'first' : page.how)
+          }
+          at += Math.max(1, tasks.length)
+          // After a failed page, its reload (if it comes next) has nothing to reload.
+          if (tasks.at(-1) instanceof Error && plan[at]?.how === 'reload') at++
         }
       } finally {
         await xvfb.stop()
@@ -56,16 +105,16 @@ function spoofer(os: 'windows' | 'macos', label: string, browser: 'chrome' | 'fi
   return {
     name: `Spoofer: Playwright + fingerprint-injector, ${label} fingerprint, headless Chromium on Linux`,
     kind: 'spoofer',
-    visitAll: (ctx, tools, done) =>
+    visitAll: (ctx, _transport, tools, done) =>
       injectedFingerprint(
         ctx,
         os,
         async (newPage) => {
         for (const tool of tools) {
           const page = await newPage()
-          const task = await playwrightTask(page, { pageUrl: `${ctx.baseUrl}/tools/${tool}`, timeoutMs: ctx.timeoutMs }).catch(errorOf)
+          const task = await playwrightTask(page, { pageUrl: `${ctx.pageOrigin}/tools/${tool}`, timeoutMs: ctx.timeoutMs }).catch(errorOf)
           await page.close()
-          await done(tool, task)
+          await done(tool, task, 'first')
         }
         },
         browser,
@@ -90,9 +139,15 @@ const VISITORS: Record<string, Visitor> = {
   'spoofer-firefox': spoofer('windows', 'Windows Firefox', 'firefox'),
 }
 
+/** One visitor over one transport. */
+interface Job {
+  id: string
+  transport: Transport
+}
+
 interface TaskBody {
   score: number
-  results: { checks?: Array<{ id: string; verdict: string }> }
+  results: { checks?: Array<{ id: string; verdict: string; observed?: unknown; expected?: unknown }> }
 }
 
 async function main(): Promise<number> {
@@ -105,6 +160,8 @@ async function main(): Promise<number> {
   const chosen = names.length ? names : Object.keys(VISITORS)
   const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
   const version = browserVersions(chromium, new Set(['firefox', 'webkit']))
+  const transports = matrixTransports()
+  const ca = matrixCa(['chromium', 'firefox', 'webkit'])
 
   const started = Date.now()
   // One server per lane: a person's task is found as the newest one its server did not have
@@ -112,15 +169,16 @@ async function main(): Promise<number> {
   const lanes: Array<{ server: Awaited<ReturnType<typeof startServer>>; key: string }> = []
   const cols: Column[] = []
   try {
-    const visitOne = async (id: string, { server, key }: (typeof lanes)[number]): Promise<Column> => {
+    const visitOne = async ({ id, transport }: Job, { server, key }: (typeof lanes)[number]): Promise<Column> => {
       const visitor = VISITORS[id]!
       const dir = mkdtempSync(join(tmpdir(), `antibot-tools-${id}-`))
-      const ctx: PersonContext = { pageUrl: '', baseUrl: server.baseUrl, adminToken: server.adminToken, chromium, chromedriver: '', ...BROWSER_PATHS, dir, timeoutMs: PAGE_TIMEOUT_MS }
-      const col: Column = { id, name: visitor.name, kind: visitor.kind, cells: [] }
+      const origin = originOf(server, transport)
+      const ctx: PersonContext = { pageUrl: '', pageOrigin: origin, baseUrl: server.baseUrl, adminToken: server.adminToken, chromium, chromedriver: '', ...BROWSER_PATHS, dir, timeoutMs: PAGE_TIMEOUT_MS }
+      const col: Column = { id: `${id}@${transport}`, name: visitor.name, kind: visitor.kind, transport, cells: [] }
       const t0 = Date.now()
       try {
-        await visitor.visitAll(ctx, TOOL_IDS, async (tool, task) => {
-          const cell: Cell = { tool, score: null, failed: [], warned: [], error: null }
+        await visitor.visitAll(ctx, transport, TOOL_IDS, async (tool, task, how) => {
+          const cell: Cell = { tool, how, score: null, failed: [], warned: [], error: null }
           if (task instanceof Error) cell.error = task.message
           else {
             const res = await fetch(`${server.baseUrl}/api/antibot/tasks/${task}`, { headers: { authorization: `Bearer ${key}` } })
@@ -131,33 +189,37 @@ async function main(): Promise<number> {
               const checks = body.results.checks ?? []
               cell.failed = checks.filter((c) => c.verdict === 'fail').map((c) => c.id)
               cell.warned = checks.filter((c) => c.verdict === 'warn').map((c) => c.id)
+              // A person's failed check, with what it saw, for whoever reads the log.
+              if (visitor.kind === 'person') for (const c of checks.filter((x) => x.verdict === 'fail')) console.error(`tools matrix:   ${id} (${transport}) ${tool} task ${task}: ${c.id} saw ${JSON.stringify(c.observed)}, expected ${JSON.stringify(c.expected)}`)
             }
           }
           col.cells.push(cell)
-          console.error(`tools matrix: ${id} ${tool}: ${cell.score ?? cell.error}${cell.failed.length ? ` fail ${cell.failed.join(',')}` : ''}${cell.warned.length ? ` warn ${cell.warned.join(',')}` : ''}`)
+          console.error(`tools matrix: ${id} (${transport}) ${tool}${how === 'reload' ? ' reloaded' : how === 'first' ? ' (first page)' : ''}: ${cell.score ?? cell.error}${cell.failed.length ? ` fail ${cell.failed.join(',')}` : ''}${cell.warned.length ? ` warn ${cell.warned.join(',')}` : ''}`)
         })
       } catch (e) {
         // A visitor that could not start at all: every tool it did not reach is an error.
-        for (const tool of TOOL_IDS.filter((t) => !col.cells.some((c) => c.tool === t))) col.cells.push({ tool, score: null, failed: [], warned: [], error: errorOf(e).message })
+        for (const tool of TOOL_IDS.filter((t) => !col.cells.some((c) => c.tool === t))) col.cells.push({ tool, how: 'first', score: null, failed: [], warned: [], error: errorOf(e).message })
       } finally {
         rmSync(dir, { recursive: true, force: true })
       }
-      console.error(`tools matrix: ${id} done in ${Math.round((Date.now() - t0) / 1000)} s`)
+      console.error(`tools matrix: ${id} (${transport}) done in ${Math.round((Date.now() - t0) / 1000)} s`)
       return col
     }
     // Visitors share nothing else (each has its own display, profiles and browser), so PARALLEL
     // of them go at once, each lane on its own server; the table keeps the order they were chosen in.
+    // Every visitor on every transport, HTTPS first; the table keeps the order they were chosen in.
+    const jobs: Job[] = transports.flatMap((transport) => chosen.map((id) => ({ id, transport })))
     const done = new Map<string, Column>()
-    const queue = [...chosen]
+    const queue = [...jobs]
     await Promise.all(
       Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
-        const server = await startServer({ STUN_PORT: '0', TLS_PORT: '0' })
+        const server = await startServer({ STUN_PORT: '0', ...tlsServerEnv(ca) })
         const at = { server, key: await server.makeKey({ plan: 'pro' }) }
         lanes.push(at)
-        for (let id = queue.shift(); id !== undefined; id = queue.shift()) done.set(id, await visitOne(id, at))
+        for (let job = queue.shift(); job !== undefined; job = queue.shift()) done.set(`${job.id}@${job.transport}`, await visitOne(job, at))
       }),
     )
-    for (const id of chosen) cols.push(done.get(id)!)
+    for (const job of jobs) cols.push(done.get(`${job.id}@${job.transport}`)!)
   } finally {
     await Promise.all(lanes.map((l) => l.server.stop()))
   }
@@ -169,7 +231,7 @@ async function main(): Promise<number> {
   const problems = cols.flatMap(columnProblems)
   if (!names.length) {
     mkdirSync(join(ROOT, 'bench-results'), { recursive: true })
-    const record = { measured_at: new Date().toISOString(), browsers: version, seconds, visitors: cols, problems }
+    const record = { measured_at: new Date().toISOString(), browsers: version, transports, seconds, visitors: cols, problems }
     writeFileSync(join(ROOT, 'bench-results/tools-matrix.json'), `${JSON.stringify(record, null, 2)}\n`)
   }
   if (problems.length) console.error(`\ntools matrix: ${problems.length} problem(s):\n${problems.map((p) => `  ${p}`).join('\n')}`)

@@ -58,34 +58,42 @@ function ownerPid(name: string): number | null {
 }
 
 interface PolicyFile {
-  policies?: { Certificates?: { Install?: string[] } & Record<string, unknown> } & Record<string, unknown>
+  policies?: Record<string, unknown> & { Certificates?: Record<string, unknown> & { Install?: string[] } }
 }
 
-function readPolicy(file: string): PolicyFile {
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as PolicyFile) : {}
+/** Merges `extra` into `into`, objects key by key, anything else replaced. */
+function deepMerge(into: Record<string, unknown>, extra: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(extra)) {
+    const cur = into[k]
+    if (v && typeof v === 'object' && !Array.isArray(v) && cur && typeof cur === 'object' && !Array.isArray(cur)) deepMerge(cur as Record<string, unknown>, v as Record<string, unknown>)
+    else into[k] = v
+  }
 }
 
-/** Writes `file` with `caFile` added to (or, `add` false, every stale or given path removed from) Certificates.Install. */
-function editPolicy(file: string, keep: (path: string) => boolean, add?: string): void {
-  const doc = readPolicy(file)
+/**
+ * Puts the CA (and `extra` policies) into Firefox's policies.json, keeping what was there: the
+ * file as it was is saved beside it (`policies.json.antibot-test-ca-<pid>-…`, empty when there
+ * was none) and put back by the returned function, or by a later run once this process is gone.
+ */
+function installFirefoxPolicy(file: string, name: string, caPath: string, extra: Record<string, unknown>): () => void {
+  const backup = `${file}.${name}`
+  const original = existsSync(file) ? readFileSync(file, 'utf8') : ''
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(backup, original)
+  const doc = (original ? JSON.parse(original) : {}) as PolicyFile
   const policies = (doc.policies ??= {})
   const certificates = (policies.Certificates ??= {})
-  const install = (certificates.Install ?? []).filter(keep)
-  if (add) install.push(add)
-  if (install.length) certificates.Install = install
-  else delete certificates.Install
-  if (!Object.keys(certificates).length) delete policies.Certificates
-  if (!Object.keys(policies).length && Object.keys(doc).length === 1) {
-    rmSync(file, { force: true })
-    return
-  }
-  mkdirSync(dirname(file), { recursive: true })
+  certificates.Install = [...(certificates.Install ?? []), caPath]
+  deepMerge(policies, extra)
   writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`)
+  return () => restorePolicy(file, backup)
 }
 
-const stalePath = (path: string) => {
-  const pid = ownerPid(path)
-  return pid !== null && pid !== process.pid && !alive(pid)
+function restorePolicy(file: string, backup: string): void {
+  const original = readFileSync(backup, 'utf8')
+  if (original) writeFileSync(file, original)
+  else rmSync(file, { force: true })
+  rmSync(backup, { force: true })
 }
 
 /** Takes out of the system store and Firefox's policy what runs that were killed left there. */
@@ -93,7 +101,8 @@ function removeStale(): void {
   let changed = false
   if (existsSync(SYSTEM_CA_DIR)) {
     for (const f of readdirSync(SYSTEM_CA_DIR)) {
-      if (f.startsWith(PREFIX) && stalePath(f)) {
+      const pid = ownerPid(f)
+      if (f.startsWith(PREFIX) && pid !== null && pid !== process.pid && !alive(pid)) {
         rmSync(join(SYSTEM_CA_DIR, f), { force: true })
         changed = true
       }
@@ -101,7 +110,11 @@ function removeStale(): void {
   }
   if (changed) run('update-ca-certificates', ['--fresh'])
   for (const file of FIREFOX_POLICY_FILES) {
-    if (existsSync(file) && (readPolicy(file).policies?.Certificates?.Install ?? []).some(stalePath)) editPolicy(file, (p) => !stalePath(p))
+    if (!existsSync(dirname(file))) continue
+    for (const f of readdirSync(dirname(file))) {
+      const pid = ownerPid(f)
+      if (f.startsWith(`policies.json.${PREFIX}`) && pid !== null && pid !== process.pid && !alive(pid)) restorePolicy(file, join(dirname(file), f))
+    }
   }
 }
 
@@ -110,7 +123,7 @@ function removeStale(): void {
  * directory, and installs the CA into the stores of the engines named (as root: the system store
  * and Firefox's policy are the machine's).
  */
-export function makeTrustedCa(opts: { engines?: ReadonlyArray<'chromium' | 'firefox' | 'webkit'>; hosts?: string[] } = {}): TrustedCa {
+export function makeTrustedCa(opts: { engines?: ReadonlyArray<'chromium' | 'firefox' | 'webkit'>; hosts?: string[]; firefoxPolicies?: Record<string, unknown> } = {}): TrustedCa {
   const engines = new Set(opts.engines ?? ['chromium', 'firefox', 'webkit'])
   const hosts = opts.hosts ?? ['localhost', '127.0.0.1']
   const name = uniqueName(`${PREFIX}${process.pid}`)
@@ -139,11 +152,9 @@ export function makeTrustedCa(opts: { engines?: ReadonlyArray<'chromium' | 'fire
       installed.push(`Chromium: ${join(home, '.pki/nssdb')}`)
     }
     if (engines.has('firefox')) {
-      // Where Firefox looks first; a policy file already there is kept and only our entry added.
+      // Where Firefox looks first (SysConfD); a policy file already there keeps its policies.
       const file = FIREFOX_POLICY_FILES.find((f) => existsSync(f)) ?? FIREFOX_POLICY_FILES[0]!
-      const caPath = p('ca.pem')
-      editPolicy(file, () => true, caPath)
-      undo.push(() => editPolicy(file, (x) => x !== caPath))
+      undo.push(installFirefoxPolicy(file, name, p('ca.pem'), opts.firefoxPolicies ?? {}))
       installed.push(`Firefox: ${file} (Certificates.Install)`)
     }
     if (engines.has('webkit')) {

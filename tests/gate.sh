@@ -45,8 +45,12 @@ fi
 command -v Xvfb >/dev/null || need xvfb
 [ -x "$FIREFOX_PATH" ] || need firefox-esr
 # NSS's certutil: the tls-fingerprint browser test adds the HTTPS listener's self-signed
-# certificate to a fresh Firefox profile, as a person would import it.
+# certificate to a fresh Firefox profile, as a person would import it; and the matrices make a
+# test CA (openssl) and install it as each engine trusts CAs (issue 44): Chromium's NSS store
+# (certutil), Firefox's enterprise policy, the system store (update-ca-certificates) for WebKit.
 command -v certutil >/dev/null || need libnss3-tools
+command -v openssl >/dev/null || need openssl
+command -v update-ca-certificates >/dev/null || need ca-certificates
 if [ "$CHROMIUM_PATH" = /usr/bin/chromium ] && [ ! -e /usr/lib/chromium/locales/de.pak ]; then need chromium-l10n; fi
 # WebKit, the third engine: GNOME Web (epiphany-browser, which brings WebKitGTK and its
 # MiniBrowser) for the people, started in a D-Bus session of its own (dbus-run-session, from

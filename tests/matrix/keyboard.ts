@@ -46,3 +46,10 @@ export async function reload(display: string): Promise<void> {
   await focusBrowser(display)
   await xdotool(display, ['key', '--clearmodifiers', 'F5'])
 }
+
+/** The titles of the display's visible named windows, for a report on a page that did not come. */
+export async function windowTitles(display: string): Promise<string[]> {
+  const ids = (await xdotool(display, ['search', '--onlyvisible', '--name', '.*']).catch(() => '')).split('\n').filter(Boolean)
+  const names = await Promise.all(ids.map((id) => xdotool(display, ['getwindowname', id]).catch(() => '')))
+  return names.map((n) => n.trim()).filter(Boolean)
+}

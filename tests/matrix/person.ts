@@ -21,7 +21,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { BROWSER_PATHS, chromiumLaunchArgs, WEBKIT_ENV, type Client, type MatrixContext } from './clients'
 import { startHand } from './hand'
-import { reload, typeAddress } from './keyboard'
+import { reload, typeAddress, windowTitles } from './keyboard'
 import { sleep, startXvfb, stopGroup } from './xvfb'
 
 export { BROWSER_PATHS }
@@ -126,7 +126,9 @@ export async function browse(
         else await reload(display)
         tasks.push(await session.next(step.tool, seen, `${what}, ${step.how === 'type' ? 'typed' : 'reloaded'} ${step.tool}`))
       } catch (e) {
-        tasks.push(errorOf(e))
+        // What the browser showed then: its window's title names the page it was on.
+        const titles = await windowTitles(display)
+        tasks.push(new Error(`${errorOf(e).message} (windows: ${titles.map((t) => JSON.stringify(t)).join(', ') || 'none'})`))
         break
       }
     }

@@ -38,6 +38,10 @@ export async function typeAddress(display: string, url: string): Promise<void> {
   await sleep(300)
   await xdotool(display, ['type', '--delay', '20', url])
   await sleep(200)
+  // Delete drops what the address bar may have completed after the typed text (an address of
+  // its history that starts with it), so that Enter opens what was typed.
+  await xdotool(display, ['key', 'Delete'])
+  await sleep(100)
   await xdotool(display, ['key', 'Return'])
 }
 

@@ -20,6 +20,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { BROWSER_PATHS, chromiumLaunchArgs, WEBKIT_ENV, type Client, type MatrixContext } from './clients'
+import { TOOLS } from '../../common/tools'
 import { startHand } from './hand'
 import { reload, typeAddress, windowTitles } from './keyboard'
 import { sleep, startXvfb, stopGroup } from './xvfb'
@@ -121,10 +122,20 @@ export async function browse(
     for (const planned of steps) {
       const step = hooks.beforeStep ? await hooks.beforeStep(planned) : planned
       const seen = new Set(await listTaskIds(ctx, step.tool))
+      const address = `${ctx.pageOrigin ?? ctx.baseUrl}/tools/${step.tool}`
+      const label = `${what}, ${step.how === 'type' ? 'typed' : 'reloaded'} ${step.tool}`
       try {
-        if (step.how === 'type') await typeAddress(display, `${ctx.pageOrigin ?? ctx.baseUrl}/tools/${step.tool}`)
+        if (step.how === 'type') await typeAddress(display, address)
         else await reload(display)
-        tasks.push(await session.next(step.tool, seen, `${what}, ${step.how === 'type' ? 'typed' : 'reloaded'} ${step.tool}`))
+        tasks.push(await session.next(step.tool, seen, label).catch(async (e: unknown) => {
+          // Typed, and the browser never showed the page (its window's title names the page it
+          // is on): the keys did not make that address, so the person types it again, once. A
+          // page that was shown and did not submit is the page's failure, reported as it is.
+          if (step.how !== 'type' || (await showing(display, step.tool)) || e instanceof BrowserExited) throw e
+          console.error(`matrix: ${label}: the browser did not go there (windows: ${(await windowTitles(display)).join(' | ')}); typing it again`)
+          await typeAddress(display, address)
+          return await session.next(step.tool, seen, `${label} (typed again)`)
+        }))
       } catch (e) {
         // What the browser showed then: its window's title names the page it was on.
         const titles = await windowTitles(display)
@@ -139,6 +150,12 @@ export async function browse(
 }
 
 const errorOf = (e: unknown) => (e instanceof Error ? e : new Error(String(e)))
+
+/** Whether a window of the display shows `tool`'s page (its title, `<tool title> · Antibot`). */
+async function showing(display: string, tool: string): Promise<boolean> {
+  const title = TOOLS.find((t) => t.id === tool)?.title
+  return title !== undefined && (await windowTitles(display)).some((t) => t.includes(`${title} · Antibot`))
+}
 
 interface BrowserSession {
   /** The first page's task. */

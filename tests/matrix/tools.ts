@@ -226,8 +226,9 @@ async function main(): Promise<number> {
 
   const seconds = Math.round((Date.now() - started) / 1000)
   console.log(`\nTools matrix, ${version}, ${new Date().toISOString().slice(0, 10)}, ${seconds} s:\n`)
-  for (const c of cols) console.log(`- \`${c.id}\`: ${c.name}`)
-  console.log(`\n${toolsTable(TOOL_IDS, cols)}`)
+  for (const id of chosen) console.log(`- \`${id}\`: ${VISITORS[id]!.name}`)
+  // One table per transport: HTTPS with a trusted certificate, then plain HTTP.
+  for (const transport of transports) console.log(`\nOver ${transport === 'https' ? 'HTTPS (https://localhost, a certificate each engine trusts)' : 'plain HTTP (http://127.0.0.1)'}:\n\n${toolsTable(TOOL_IDS, cols.filter((c) => c.transport === transport))}`)
   const problems = cols.flatMap(columnProblems)
   if (!names.length) {
     mkdirSync(join(ROOT, 'bench-results'), { recursive: true })

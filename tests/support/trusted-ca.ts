@@ -81,10 +81,12 @@ function installFirefoxPolicy(file: string, name: string, caPath: string, extra:
   mkdirSync(dirname(file), { recursive: true })
   writeFileSync(backup, original)
   const doc = (original ? JSON.parse(original) : {}) as PolicyFile
-  const policies = (doc.policies ??= {})
-  const certificates = (policies.Certificates ??= {})
+  const policies = doc.policies ?? {}
+  const certificates = policies.Certificates ?? {}
   certificates.Install = [...(certificates.Install ?? []), caPath]
+  policies.Certificates = certificates
   deepMerge(policies, extra)
+  doc.policies = policies
   writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`)
   return () => restorePolicy(file, backup)
 }

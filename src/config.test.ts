@@ -33,7 +33,7 @@ describe('parseConfig', () => {
       dnsPort: 53,
       dnsAnswerIpv4: undefined,
       dnsAnswerIpv6: undefined,
-      connectionLimits: { perNetwork: 64, handshakesPerNetwork: 16, total: 1024 },
+      connectionLimits: { perNetwork: 64, handshakesPerNetwork: 16, perRange: 256, total: 1024 },
       streamsInFlight: 4,
       stallMs: 15_000,
     })

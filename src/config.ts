@@ -51,6 +51,7 @@ const EnvSchema = Type.Object({
   // What one client may hold (issue 33; src/listeners/connection-budget.ts, https-serve.ts).
   HTTPS_CONNECTIONS_PER_NETWORK: Type.Integer({ minimum: 1, maximum: 100_000, default: DEFAULT_CONNECTION_LIMITS.perNetwork }),
   HTTPS_HANDSHAKES_PER_NETWORK: Type.Integer({ minimum: 1, maximum: 100_000, default: DEFAULT_CONNECTION_LIMITS.handshakesPerNetwork }),
+  HTTPS_CONNECTIONS_PER_RANGE: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DEFAULT_CONNECTION_LIMITS.perRange }),
   HTTPS_MAX_CONNECTIONS: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DEFAULT_CONNECTION_LIMITS.total }),
   HTTPS_STREAMS_IN_FLIGHT: Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_SERVE_LIMITS.streamsInFlight }),
   STALL_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: DEFAULT_SERVE_LIMITS.stallMs }),
@@ -182,7 +183,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     dnsPort: e.DNS_PORT,
     dnsAnswerIpv4: e.DNS_ANSWER_IPV4,
     dnsAnswerIpv6: e.DNS_ANSWER_IPV6,
-    connectionLimits: { perNetwork: e.HTTPS_CONNECTIONS_PER_NETWORK, handshakesPerNetwork: e.HTTPS_HANDSHAKES_PER_NETWORK, total: e.HTTPS_MAX_CONNECTIONS },
+    connectionLimits: { perNetwork: e.HTTPS_CONNECTIONS_PER_NETWORK, handshakesPerNetwork: e.HTTPS_HANDSHAKES_PER_NETWORK, perRange: e.HTTPS_CONNECTIONS_PER_RANGE, total: e.HTTPS_MAX_CONNECTIONS },
     streamsInFlight: e.HTTPS_STREAMS_IN_FLIGHT,
     stallMs: e.STALL_TIMEOUT_MS,
   }

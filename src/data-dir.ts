@@ -11,7 +11,7 @@ import { chmodSync, lstatSync, readdirSync, type Stats } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 /** What the service makes in DATA_DIR. */
-export const DATA_DIR_ENTRIES = ['pglite', 'tls', 'ipdb', 'signing-key.secret'] as const
+export const DATA_DIR_ENTRIES = ['pglite', 'tls', 'ipdb', 'signing-key.secret', 'lock'] as const
 
 const GROUP_AND_OTHER = 0o077
 const STICKY = 0o1000

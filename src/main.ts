@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createApp } from './app'
-import { MAX_ROUTE_BODY_BYTES, routeBodyLimit } from './http/body-limits'
+import { MAX_ROUTE_BODY_BYTES, PLAIN_BODY_CEILING, routeBodyAction, routeBodyLimit } from './http/body-limits'
 import { currentSigningKey } from '../db/signing-keys'
 import { generateSigningKey, keyProtector, responseSigner } from './signing'
 import { resolveSigningSecret } from './signing-secret'
@@ -19,6 +19,8 @@ import { startDnsListener } from './listeners/dns'
 import { startTlsListener } from './listeners/tls'
 import { loadIpDatabaseOffThread, warmIpDatabase, type WarmReply } from './ip-database'
 import { stdoutLines } from './log-lines'
+import { DataDirInUse, lockDataDir } from './data-dir-lock'
+import { configureBodyGrace } from './http/body'
 import { createMetrics } from './metrics'
 import type { JudgeContext } from './checks/define'
 
@@ -27,6 +29,21 @@ async function main() {
   // secret, the TLS key, the IP database cache) is for its own user only (src/data-dir.ts).
   process.umask(0o077)
   const config = parseConfig(process.env)
+  // A request body's grace before it must come at the least rate (src/http/body.ts) is the stall timeout.
+  configureBodyGrace(config.stallMs)
+  // The embedded database is one process's: a second service on this DATA_DIR stops here, before
+  // it creates, unpacks or opens anything in it (src/data-dir-lock.ts). Held until exit.
+  if (!config.databaseUrl) {
+    mkdirSync(config.dataDir, { recursive: true })
+    try {
+      const lock = lockDataDir(config.dataDir)
+      if (!lock.held) console.error(`DATA_DIR warning: cannot lock ${lock.path} on this platform; make sure one service only uses ${resolve(config.dataDir)}`)
+    } catch (e) {
+      if (!(e instanceof DataDirInUse)) throw e
+      console.error(e.message)
+      process.exit(1)
+    }
+  }
   // Entries an older version, a copy or an archive left open to other users are closed first.
   securedDataDir(config.dataDir, 'entries')
   // Before the database: a PostgreSQL without a secret stops here, saying what to set.
@@ -85,6 +102,7 @@ async function main() {
             dataDir: config.dataDir,
             maxRequestBodySize: MAX_ROUTE_BODY_BYTES,
             bodyLimit: routeBodyLimit,
+            bodyAction: routeBodyAction,
             connections: config.connectionLimits,
             serve: { streamsInFlight: config.streamsInFlight, stallMs: config.stallMs },
           },
@@ -123,10 +141,15 @@ async function main() {
     evidence: { ...(stunListener ? { stunPort: stunListener.port } : {}), ...(tlsListener ? { tlsPort: tlsListener.port } : {}), ...(dnsListener ? { dnsZone: config.dnsZone } : {}) },
     judge,
   })
-  // Bun.serve refuses a body declared over its one limit before reading it, and closes a
-  // connection that neither sends nor takes a byte for idleTimeout seconds (issue 33); each
-  // route then holds its body to its own limit (src/http/body-limits.ts) before reading it.
-  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: MAX_ROUTE_BODY_BYTES, idleTimeout: Math.ceil(config.stallMs / 1000) })
+  // Bun.serve's own body limit answers a bare 413 with no body; each route holds its body to
+  // its own limit as it reads (src/http/body-limits.ts, src/http/body.ts: a declared length over
+  // it is refused before a byte is read, a chunked body is cut off at it, a body too slow gets
+  // 408), so that every refusal is the route's JSON error (issue 45). Bun's limit is set far
+  // above, where it never answers first: Bun reads a body only as the route takes it (measured:
+  // 300 MB sent to a route that waited 3 s and refused it, 31 MB resident) and closes a connection
+  // whose body was left unread. It closes a connection that neither sends nor takes a byte for
+  // idleTimeout seconds (issue 33).
+  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: PLAIN_BODY_CEILING, idleTimeout: Math.ceil(config.stallMs / 1000) })
   // The HTTPS listener serves the same app (HTTP/1.1 and HTTP/2), with each connection's evidence.
   tlsListener?.serve((request) => app.handle(request))
   const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${join(resolve(config.dataDir), 'pglite')}`

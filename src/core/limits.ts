@@ -29,6 +29,13 @@ export const LIMITS = [
   'connections_total',
   'request_body',
   'stall',
+  // Issue 45: a connection refused over its range's limit (IPv4 /24, IPv6 /48); one closed to
+  // make room at the total for a newcomer from a smaller holder; an HTTP/1.1 connection that
+  // pipelined past its queue; a request whose body came slower than the least rate (408).
+  'connections_per_range',
+  'connection_evicted',
+  'pipelined',
+  'request_timeout',
 ] as const
 
 export type LimitName = (typeof LIMITS)[number]

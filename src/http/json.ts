@@ -13,5 +13,8 @@ export function jsonText(text: string, status = 200, headers: Record<string, str
 }
 
 export function errorResponse(status: number, error: string, headers: Record<string, string> = {}): Response {
-  return json({ error }, status, headers)
+  // A body refused as too slow may still be trickling in: the connection ends with the answer
+  // (HTTP/2 drops the header; the listener ends the stream). A body refused as too large is read
+  // on and thrown away for a moment (src/http/body.ts discardRest), then the connection closes.
+  return json({ error }, status, status === 408 ? { connection: 'close', ...headers } : headers)
 }

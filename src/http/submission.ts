@@ -35,7 +35,7 @@ export type SubmissionResult = { ok: true; submission: Submission } | { ok: fals
 /** What each endpoint's texts start with. */
 export type SubmissionAction = 'Cannot create task' | 'Cannot render report'
 
-export function submissionFailure(f: SubmissionFailure, what: SubmissionAction): { status: 400 | 409 | 413 | 415 | 422; error: string } {
+export function submissionFailure(f: SubmissionFailure, what: SubmissionAction): { status: 400 | 408 | 409 | 413 | 415 | 422; error: string } {
   switch (f.code) {
     case 'nonce_used':
       return { status: 409, error: `${what}: this page's nonce was already used by another task; reload the page to run the tests again` }

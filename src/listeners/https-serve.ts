@@ -20,6 +20,7 @@ import { ENHANCE_YOUR_CALM, h2ServerOptions, RESET_BURST, resetWatcher } from '.
 import { fileRecords, registerListenerRequest, type ConnectionRecords } from './https-requests'
 import { connectionClient, EVIDENCE_RESPONSE_HEADERS, evidenceAnswer, type Connection, type FetchHandler, type TlsListenerDeps } from './tls-connection'
 import { sessionPings } from './tls-pings'
+import { bodyDeadlineMs, bodyFailureStatus, bodyTooSlow, type BodyFailure } from '../http/body'
 
 export interface ServeLimits {
   /**
@@ -48,8 +49,13 @@ export interface ServeOptions {
   idleMs: number
   /** Largest request body `method` on `path` accepts (src/http/body-limits.ts). */
   bodyLimit(method: string, path: string): number
+  /** How a refused body's error starts on `path`, in the route's words (src/http/body-limits.ts routeBodyAction). */
+  bodyAction?(path: string): string
   limits: ServeLimits
 }
+
+/** HTTP/1.1 requests of one connection that may wait for a slot (pipelined) before it is closed. */
+export const PIPELINE_QUEUE = 8
 
 /** An answer is written in slices of at most this many bytes, each once the last was taken. */
 const WRITE_SLICE = 16 * 1024
@@ -66,6 +72,8 @@ interface Served {
   filed: Set<string>
   /** Runs `work` once fewer than streamsInFlight requests of the connection are in the app. */
   slot<T>(work: () => Promise<T>): Promise<T>
+  /** Requests waiting for a slot. */
+  readonly queued: number
 }
 
 /**
@@ -90,6 +98,7 @@ function handOff(o: ServeOptions, conn: Connection, tls: TLSSocket): Served {
     filed: new Set(),
     async slot(work) {
       clearTimeout(idle)
+      conn.ticket?.busy(true)
       if (inFlight >= o.limits.streamsInFlight) await new Promise<void>((go) => waiting.push(go))
       else inFlight++
       try {
@@ -98,8 +107,14 @@ function handOff(o: ServeOptions, conn: Connection, tls: TLSSocket): Served {
         // The slot passes to the next waiting request, or the connection goes idle.
         const next = waiting.shift()
         if (next) next()
-        else if (--inFlight === 0) armIdle()
+        else if (--inFlight === 0) {
+          conn.ticket?.busy(false)
+          armIdle()
+        }
       }
+    },
+    get queued() {
+      return waiting.length
     },
   }
 }
@@ -165,6 +180,14 @@ export function serveH1(o: ServeOptions, conn: Connection, tls: TLSSocket, recor
   const served = handOff(o, conn, tls)
   let count = 0
   const server = createHttp1Server((req, res) => {
+    // Browsers do not pipeline; a client that sends request after request without reading the
+    // answers gets PIPELINE_QUEUE of them queued, and then the connection closes (issue 45:
+    // 20,000 pipelined GETs held +285 MB).
+    if (served.queued >= PIPELINE_QUEUE) {
+      if (!conn.raw.destroyed) o.deps.onLimited?.('pipelined')
+      conn.raw.destroy()
+      return
+    }
     const own: Http1Record =
       count++ === 0 ? first : { version: `HTTP/${req.httpVersion}`, method: req.method ?? '', path: req.url ?? '', headers: pairs(req.rawHeaders), bare_line_feeds: false, rtt: first.rtt }
     void served.slot(() =>
@@ -209,7 +232,17 @@ async function handle(o: ServeOptions, req: IncomingMessage | Http2ServerRequest
     if (!handler) return await writeResponse(o, c.served.conn, res, new Response('{"recorded":false}', { status: 404, headers: EVIDENCE_RESPONSE_HEADERS }), req.method === 'HEAD', c.h2)
     const request = await toRequest(o, c.served.conn, req, c.h2)
     if (request === null) return
-    if (request instanceof Response) return await writeResponse(o, c.served.conn, res, request, false, c.h2)
+    if (request instanceof Response) {
+      await writeResponse(o, c.served.conn, res, request, false, c.h2)
+      // A body too slow ends its connection: HTTP/1.1 by `Connection: close`, HTTP/2 by GOAWAY
+      // once the streams under way are answered.
+      if (c.h2 && request.status === 408) {
+        const stream = (req as Http2ServerRequest).stream
+        stream?.close()
+        stream?.session?.close()
+      }
+      return
+    }
     registerListenerRequest(request, { peer: c.served.conn.peer, filed: c.served.filed, records: c.records })
     const response = await handler(request)
     await writeResponse(o, c.served.conn, res, response, req.method === 'HEAD', c.h2)
@@ -245,16 +278,25 @@ async function toRequest(o: ServeOptions, conn: Connection, req: IncomingMessage
   let body: Uint8Array<ArrayBuffer> | undefined
   if (method !== 'GET' && method !== 'HEAD') {
     // Refused before a byte of the body is read when its declared length is over the route's
-    // limit, and cut off at the limit when it has none (issue 33).
+    // limit, and cut off at the limit when it has none (issue 33); refused with 408 when it comes
+    // slower than the least rate after the grace (issue 45). In the route's own words, JSON.
     const limit = o.bodyLimit(method, target)
+    const refuse = (failure: BodyFailure) => {
+      const { status, error } = bodyFailureStatus(failure, o.bodyAction?.(target) ?? 'Cannot read the request')
+      return new Response(JSON.stringify({ error }), { status, headers: { 'content-type': 'application/json', connection: 'close' } })
+    }
     const tooLarge = () => {
       o.deps.onLimited?.('request_body')
-      return new Response(JSON.stringify({ error: `Cannot read the request: the body is larger than ${limit} bytes` }), { status: 413, headers: { 'content-type': 'application/json', connection: 'close' } })
+      return refuse({ code: 'too_large', maxBytes: limit })
     }
     const declared = firstHeader(req.headers['content-length'])
     if (declared !== undefined && Number(declared) > limit) return tooLarge()
     const read = await readBody(req, limit, o.limits.stallMs)
     if (read === 'too-large') return tooLarge()
+    if (read === 'too-slow') {
+      o.deps.onLimited?.('request_timeout')
+      return refuse({ code: 'too_slow', graceMs: o.limits.stallMs })
+    }
     if (read === 'stalled') {
       o.deps.onLimited?.('stall')
       conn.raw.destroy()
@@ -265,14 +307,22 @@ async function toRequest(o: ServeOptions, conn: Connection, req: IncomingMessage
   return new Request(`https://${authority}${target}`, { method, headers, ...(body ? { body } : {}) })
 }
 
-/** A request body of at most `limit` bytes; 'stalled' when no byte came for stallMs. */
-function readBody(req: IncomingMessage | Http2ServerRequest, limit: number, stallMs: number): Promise<Uint8Array<ArrayBuffer> | 'too-large' | 'stalled'> {
+/**
+ * A request body of at most `limit` bytes; 'stalled' when no byte came for stallMs; 'too-slow'
+ * when, after stallMs, it has come slower than MIN_BODY_RATE on average (src/http/body.ts):
+ * a byte every few seconds restarts the stall timer, but not this.
+ */
+function readBody(req: IncomingMessage | Http2ServerRequest, limit: number, stallMs: number): Promise<Uint8Array<ArrayBuffer> | 'too-large' | 'stalled' | 'too-slow'> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
     let size = 0
+    const started = performance.now()
     let timer = setTimeout(() => finish('stalled'), stallMs)
-    const finish = (r: Uint8Array<ArrayBuffer> | 'too-large' | 'stalled') => {
+    // The whole body's deadline, however it trickles: the grace, then the least rate for what is left.
+    const deadline = setTimeout(() => finish('too-slow'), bodyDeadlineMs(limit, stallMs))
+    const finish = (r: Uint8Array<ArrayBuffer> | 'too-large' | 'stalled' | 'too-slow') => {
       clearTimeout(timer)
+      clearTimeout(deadline)
       req.removeListener('data', onData)
       req.removeListener('end', onEnd)
       req.removeListener('error', onError)
@@ -283,6 +333,7 @@ function readBody(req: IncomingMessage | Http2ServerRequest, limit: number, stal
     const onData = (chunk: Buffer) => {
       size += chunk.length
       if (size > limit) return finish('too-large')
+      if (bodyTooSlow(size, performance.now() - started, stallMs)) return finish('too-slow')
       chunks.push(chunk)
       clearTimeout(timer)
       timer = setTimeout(() => finish('stalled'), stallMs)

@@ -71,6 +71,8 @@ export interface TlsListenerOptions {
    * declared larger one is refused before a byte of it is read. Default: maxRequestBodySize.
    */
   bodyLimit?: (method: string, path: string) => number
+  /** How a refused body's error starts on a path, in the route's own words (default 'Cannot read the request'). */
+  bodyAction?: (path: string) => string
   /** Connections per client network and in all (connection-budget.ts). */
   connections?: ConnectionLimits
   /** Per served connection: requests in flight, stall timeout (https-serve.ts). */
@@ -104,6 +106,7 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
     handler: () => handler,
     idleMs: opts.idleMs ?? 60_000,
     bodyLimit: (method, path) => Math.min(maxBody, opts.bodyLimit?.(method, path) ?? maxBody),
+    ...(opts.bodyAction ? { bodyAction: opts.bodyAction } : {}),
     limits: { ...DEFAULT_SERVE_LIMITS, ...opts.serve },
   }
   const budget = connectionBudget(opts.connections ?? DEFAULT_CONNECTION_LIMITS)
@@ -123,7 +126,12 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
   }
   /** Admits the connection as `address`'s; false (and the socket destroyed) when over a limit. */
   const admit = (conn: Connection, address: string): boolean => {
-    const ticket = budget.admit(address)
+    // At the total, a newcomer from a smaller holder takes the place of one of the largest
+    // holder's connections (connection-budget.ts), which is closed here.
+    const ticket = budget.admit(address, () => {
+      deps.onLimited?.('connection_evicted')
+      conn.raw.destroy()
+    })
     if (typeof ticket === 'string') {
       refused(ticket, address)
       conn.raw.destroy()

@@ -12,6 +12,7 @@ import type { AssetStore } from '../http/assets'
 import { Layout } from './layout'
 import { type ApiDocument, type ApiOperation, descriptionOf, Examples, FieldsTable, type Json, Paragraphs, pretty, resolveHeader, schemaAnchor, type SchemaHref, SchemaLinks, Text, typeText } from './openapi-parts'
 import { TableHead } from './table-head'
+import { curlExamples } from './docs-curl'
 
 export const DOCS_PATH = '/docs'
 /** Where a schema with a page of its own is served: `/docs/schemas/<name>`. */
@@ -170,22 +171,6 @@ function Operation(props: { doc: ApiDocument; entry: Entry; href: SchemaHref }):
       </table>
     </section>
   )
-}
-
-/** A POSIX shell single-quoted word. */
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
-
-function curlExamples(doc: ApiDocument, baseUrl: string) {
-  const create = doc.paths['/api/antibot/tasks']?.post
-  const example = create?.requestBody?.content?.['application/json']?.example ?? { tool: 'bot-detector', results: {} }
-  const tasks = `${baseUrl}/api/antibot/tasks`
-  return {
-    create: `curl -sS -X POST ${shellQuote(tasks)} \\\n  -H 'Content-Type: application/json' \\\n  -d ${shellQuote(JSON.stringify(example))}`,
-    created: pretty({ task_id: '3f1c2a9e-8b4d-4c6e-9f0a-1b2c3d4e5f60' }),
-    byQuery: `curl -sS ${shellQuote(`${tasks}/<task_id>?apikey=<API_KEY>`)}`,
-    byHeader: `curl -sS -H 'Authorization: Bearer <API_KEY>' \\\n  ${shellQuote(`${tasks}/<task_id>`)}`,
-    headers: `curl -sS -i -H 'Authorization: Bearer <API_KEY>' ${shellQuote(`${tasks}/<task_id>`)}`,
-  }
 }
 
 export function ApiDocsPage(props: { doc: ApiDocument; baseUrl: string; assets: AssetStore }): JSX.Element {

@@ -9,7 +9,12 @@
 //   3. 100 HTTP/2 POSTs declaring 1 MiB bodies, never finished;
 //   4. 1,200 TCP connections holding ~60 KB of an unfinished ClientHello, then 500 idle HTTP/2
 //      connections kept open by PINGs;
-//   5. (the hello trickled in thousands of reads is a unit test: tls-client-hello.test.ts).
+//   5. (the hello trickled in thousands of reads is a unit test: tls-client-hello.test.ts);
+//   6. 1,200 unfinished request heads on the HTTP port;
+// and those issue 45 found: 7. four IPv4 /24s holding every HTTPS place while ordinary clients of
+// a fifth ask; 8. 20,000 GETs pipelined on one HTTP/1.1 connection over TLS, read slowly;
+// 9. bodies trickled a byte a second on both ports and over HTTP/2; 10. forty 50 MB task bodies
+// at once on the HTTP port, declared and chunked.
 // It checks: no OOM kill and no restart, the ordinary client answered every time (its p99 is
 // printed, not asserted), each hostile client refused or cut off by its limit, and the service's
 // memory back near idle once the attack ends. STALL_TIMEOUT_MS is 3 s here (15 s by default) to
@@ -23,7 +28,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_CONNECTION_LIMITS } from '../../src/listeners/connection-budget'
 import { specBotResults } from '../support/app'
-import { concurrentGets, idleH2, unfinishedBodies, unfinishedHeads, unfinishedHellos, windowZeroReader } from '../support/hostile'
+import { concurrentGets, httpsStatus, idleH2, oversizedBodies, pipelined, rangeFill, trickledBody, trickledH2, unfinishedBodies, unfinishedHeads, unfinishedHellos, windowZeroReader } from '../support/hostile'
 import { requirePrerequisite } from '../support/prerequisites'
 import { uniqueName } from '../support/unique'
 
@@ -158,10 +163,14 @@ describe('the embedded default in 384 MB, under hostile clients (issue 33)', () 
     const hold = STALL_MS * 2 + 2000
     // The highest memory of each client's turn, in MB.
     const peaks: Record<string, number> = {}
+    // What each client's turn added to the memory it started from, in MB.
+    const added: Record<string, number> = {}
     const turn = async <T>(name: string, client: () => Promise<T>): Promise<T> => {
-      peak = pssBytes(cg.dir)
+      const start = pssBytes(cg.dir)
+      peak = start
       const r = await client()
       peaks[name] = Math.round(peak / MB)
+      added[name] = Math.round((peak - start) / MB)
       return r
     }
     const window0 = await turn('window0', () => windowZeroReader(tlsPort, { localAddress: ATTACKER, connections: 3, streams: 100, path: '/docs', holdMs: hold }))
@@ -172,6 +181,32 @@ describe('the embedded default in 384 MB, under hostile clients (issue 33)', () 
     // The HTTP port's own: 1,200 request heads that never end. Bun.serve closes each once its
     // idleTimeout has passed, checking every few seconds (12 s for 3 s here): held for 20 s.
     const heads = await turn('heads', () => unfinishedHeads(Number(new URL(base).port), { localAddress: ATTACKER, connections: 1200, holdMs: 20_000 }))
+    // Issue 45. 7: four IPv4 /24s (four addresses each, 64 connections an address) take every
+    // place of the HTTPS listener, idle and kept open by PINGs; meanwhile ten ordinary clients
+    // from another /24 each ask once over HTTPS, and must be answered.
+    const attackers = [1, 2, 3, 4].flatMap((r) => [1, 2, 3, 4].map((h) => `127.0.${r}.${h}`))
+    const range = await turn('range', () =>
+      rangeFill(tlsPort, { addresses: attackers, perAddress: DEFAULT_CONNECTION_LIMITS.perNetwork }, async () => {
+        const statuses: number[] = []
+        for (let k = 1; k <= 10; k++) statuses.push(await httpsStatus(tlsPort, `127.0.9.${k}`, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'))
+        return statuses
+      }),
+    )
+    // 8: 20,000 GETs pipelined on one HTTP/1.1 connection over TLS, the answers read slowly.
+    const pipelinedGets = await turn('pipelined', () => pipelined(tlsPort, { localAddress: ATTACKER, requests: 20_000, path: '/', holdMs: hold }))
+    // 9: bodies trickled a byte a second (under the stall timeout, over the least rate's grace):
+    // four over HTTP/1.1 on the HTTPS port, four on the HTTP port, four HTTP/2 streams.
+    const trickle = { path: '/api/antibot/tasks', declared: 1000, everyMs: 1000, holdMs: hold }
+    const trickled = await turn('trickled', async () => ({
+      tls: await Promise.all(Array.from({ length: 4 }, () => trickledBody(tlsPort, { ...trickle, tls: true, localAddress: ATTACKER }))),
+      plain: await Promise.all(Array.from({ length: 4 }, () => trickledBody(Number(new URL(base).port), { ...trickle, tls: false, localAddress: ATTACKER }))),
+      h2: await trickledH2(tlsPort, { ...trickle, localAddress: ATTACKER, streams: 4 }),
+    }))
+    // 10: twenty 50 MB task bodies at once to the HTTP port, declared and chunked.
+    const oversized = await turn('oversized', async () => [
+      ...(await oversizedBodies(Number(new URL(base).port), { count: 20, bytes: 50 * MB, chunked: false, path: '/api/antibot/tasks' })),
+      ...(await oversizedBodies(Number(new URL(base).port), { count: 20, bytes: 50 * MB, chunked: true, path: '/api/antibot/tasks' })),
+    ])
     peak = Math.max(...Object.values(peaks)) * MB
     attacking = false
     await ordinary
@@ -185,6 +220,7 @@ describe('the embedded default in 384 MB, under hostile clients (issue 33)', () 
     const report = {
       idleMB: Math.round(idle / MB),
       peakMB: peaks,
+      addedMB: added,
       afterMB: Math.round(after / MB),
       ordinary: { requests: latencies.length, failures: failures.length, p99Ms: Math.round(p99(latencies)) },
       window0,
@@ -193,6 +229,10 @@ describe('the embedded default in 384 MB, under hostile clients (issue 33)', () 
       hellos,
       idleConnections,
       heads,
+      range: { opened: range.opened, refused: range.closedByServer, ordinary: range.during },
+      pipelined: pipelinedGets,
+      trickled,
+      oversized: oversized.map((o) => o.status),
     }
     console.log(`hostile clients against the embedded default in 384 MB: ${JSON.stringify(report)}`)
 
@@ -212,6 +252,19 @@ describe('the embedded default in 384 MB, under hostile clients (issue 33)', () 
     expect(idleConnections.closedByServer).toBeGreaterThanOrEqual(500 - DEFAULT_CONNECTION_LIMITS.perNetwork)
     // 6. Every unfinished head on the HTTP port closed by its idle timeout.
     expect(heads.closedByServer).toBe(heads.opened)
+    // 7. No range takes the listener from everyone: every ordinary client was answered while
+    // four /24s held every place (each a newcomer from a smaller holder).
+    expect(range.during).toEqual(Array(10).fill(200))
+    // 8. The pipelining connection was closed once its queue was full, after a handful of answers.
+    expect(pipelinedGets.closedByServer).toBe(1)
+    expect(pipelinedGets.answered).toBeLessThan(100)
+    expect(added.pipelined).toBeLessThanOrEqual(16)
+    // 9. Every trickled body got 408 and its connection closed, on both ports and on HTTP/2.
+    for (const t of [...trickled.tls, ...trickled.plain]) expect(t).toEqual({ status: 408, closedByServer: true })
+    expect(trickled.h2.answered).toBeGreaterThanOrEqual(1)
+    expect(trickled.h2.closedByServer).toBe(1)
+    // 10. Every oversized body refused in the route's words, JSON, without being read.
+    for (const o of oversized) expect(o).toEqual({ status: 413, body: '{"error":"Cannot create task: the body is larger than 65536 bytes"}' })
     // Memory: within the limit throughout, and back within 48 MB of idle after.
     expect(peak).toBeLessThan(LIMIT_BYTES)
     expect(after).toBeLessThanOrEqual(idle + 48 * MB)

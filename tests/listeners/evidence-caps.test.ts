@@ -210,7 +210,7 @@ for (const driver of testDrivers()) {
       const deps = { db: db.db, clock }
       // All 20 connections come from one address at once: more than a network may have in
       // handshake by default (connection-budget.ts), which is not what this test is about.
-      tls = await startTlsListener(deps, { port: 0, host: '127.0.0.1', dataDir, connections: { perNetwork: 64, handshakesPerNetwork: 64, total: 2048 } })
+      tls = await startTlsListener(deps, { port: 0, host: '127.0.0.1', dataDir, connections: { perNetwork: 64, handshakesPerNetwork: 64, perRange: 2048, total: 2048 } })
       dns = await startDnsListener(deps, { port: 0, hostname: '127.0.0.1', zone: ZONE, answerIpv4: null, answerIpv6: null })
       stun = await startStunListener(deps, { port: 0, hostname: '127.0.0.1' })
     }, 60_000)

@@ -18,6 +18,8 @@ import { uniqueEmail, uniqueName } from './unique'
 
 export interface RunningServer {
   baseUrl: string
+  /** The service process's pid. */
+  pid: number
   /** The HTTPS listener, e.g. https://127.0.0.1:40123; null when a test turned it off. */
   tlsUrl: string | null
   /** Its certificate (PEM file in the server's DATA_DIR); null when off. */
@@ -115,6 +117,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const tlsUrl = /listening on (https:\/\/[\d.]+:\d+)/.exec(out)?.[1] ?? null
   return {
     baseUrl,
+    pid: child.pid!,
     tlsUrl,
     tlsCertFile: tlsUrl ? (env.TLS_CERT_FILE ?? join(dataDir, 'tls', 'cert.pem')) : null,
     adminToken,

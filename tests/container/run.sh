@@ -14,7 +14,9 @@
 #     answered 2xx; then still healthy, never OOM-killed, never restarted (the peak PSS of the
 #     service's processes since the start, tests/container/pss-peak.ts, is printed);
 #   - a new container on the same volume: the task, the key, the signing key and the
-#     certificate are still there.
+#     certificate are still there;
+#   - a third container on that volume while the second runs: it stops at once, saying the
+#     DATA_DIR is in use and by whom, and the second keeps its task (issue 45).
 # Then it removes what it made (containers, volume, image); the base image is kept.
 #
 # The base is the FROM image. Where it is not present and no registry answers (this machine
@@ -258,6 +260,16 @@ fetched="$(curl -fsS -H "Authorization: Bearer $KEY" "http://127.0.0.1:$HTTP_POR
 [ "$(cert_fingerprint)" = "$cert" ] || fail "the self-signed certificate changed across the restart"
 pm exec "$NAME-2" bun run admin -- key show "$(json_field .id <<<"$created")" >/dev/null 2>&1 || fail "key show after the restart failed"
 step "after the restart: the task, the key, the signing key and the certificate are the same"
+
+# --- a second container on the volume in use (issue 45): it stops at once, naming the holder --
+step "starting $NAME-3 on volume $VOLUME while $NAME-2 runs"
+code=0
+second="$(timeout 120 "${PODMAN[@]}" run --rm --name "$NAME-3" "${RUN_OPTS[@]}" --memory "$MEMORY" --memory-swap "$MEMORY" \
+  -v "$VOLUME:/data" -e ADMIN_TOKEN="$ADMIN_TOKEN" "$TAG" 2>&1)" || code=$?
+[ "$code" -ne 0 ] || fail "$NAME-3 ran on a DATA_DIR in use: $second"
+grep -q 'DATA_DIR /data is in use by another Antibot service (pid' <<<"$second" || fail "$NAME-3 did not say the DATA_DIR is in use (exit $code): $second"
+curl -fsS -H "Authorization: Bearer $KEY" "http://127.0.0.1:$HTTP_PORT/api/antibot/tasks/$TASK" >/dev/null || fail "$NAME-2 lost the task after $NAME-3 tried the volume"
+step "$NAME-3 stopped at once (exit $code): $(grep -o 'DATA_DIR /data is in use[^:]*' <<<"$second")"
 
 pm stop -t 20 "$NAME-2" >/dev/null
 step "passed in $((SECONDS - started)) s"

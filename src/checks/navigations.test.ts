@@ -16,6 +16,10 @@ import type { CheckDefinition } from './define'
 import { headerOrderWire } from './header-order-wire'
 import { http2FingerprintFamily, tlsFingerprintFamily } from './tls-match'
 import { headerCaseHttpVersion, headerOrder } from './wire-headers'
+import { tlsVersion } from './tls-version'
+import { fixture } from '../evidence/fixtures/load'
+import { readClientHello } from '../evidence/tls-client-hello'
+import { tlsRecord } from '../evidence/tls-records'
 
 interface Navigation {
   engine: 'chromium' | 'firefox' | 'webkit'
@@ -27,7 +31,7 @@ interface Navigation {
 }
 
 const NAVIGATIONS = (navigationsFile as { navigations: Navigation[] }).navigations
-const WIRE_CHECKS: CheckDefinition[] = [headerOrderWire, headerOrder, headerCaseHttpVersion, tlsFingerprintFamily, http2FingerprintFamily, ja4, ja3, tlsParameters, transportTls]
+const WIRE_CHECKS: CheckDefinition[] = [headerOrderWire, headerOrder, headerCaseHttpVersion, tlsFingerprintFamily, http2FingerprintFamily, ja4, ja3, tlsParameters, transportTls, tlsVersion]
 
 /** The User-Agent the page's own request carried. */
 function userAgentOf(n: Navigation): string {
@@ -102,5 +106,26 @@ describe('the wire checks on people browsing over real TLS', () => {
     expect(judge(http2FingerprintFamily, offeredBoth).verdict).toBe('fail')
     expect(judge(headerCaseHttpVersion, observation(h1)).verdict).toBe('pass')
     expect(judge(http2FingerprintFamily, observation(h1)).verdict).toBe('na')
+  })
+
+  test("every hello of Chromium 156 and Firefox 153 is its version's own; WebKit's is not judged", () => {
+    for (const n of NAVIGATIONS.filter((x) => x.records.length)) {
+      const verdict = judge(tlsVersion, observation(n)).verdict
+      expect({ page: label(n), verdict }).toEqual({ page: label(n), verdict: n.engine === 'webkit' ? 'na' : 'pass' })
+    }
+  })
+
+  test("an impersonating client's hello (wreq chrome_149) under a Chrome 156 User-Agent fails, naming what 156 sends; under its own version it is not judged", () => {
+    const parsed = readClientHello(fixture('tls-wreq-chrome149.hex'))
+    if (parsed.status !== 'complete') throw new Error('the fixture is not a hello')
+    const record = tlsRecord(parsed.hello, { protocol: 'TLSv1.3', alpn: 'h2', cipher: null, offered: ['h2', 'http/1.1'] })
+    const person = NAVIGATIONS.find((n) => n.engine === 'chromium' && n.step === 'typed')!
+    const replayed = observation(person, [{ kind: 'tls', data: record as unknown as Record<string, unknown> }, person.records[1]!])
+    const outcome = judge(tlsVersion, replayed)
+    expect(outcome.verdict).toBe('fail')
+    expect(String(outcome.observed)).toContain('lacks extension 0xca34')
+    expect(String(outcome.observed)).toContain('0x0904')
+    const ua149 = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/149.0.0.0 Safari/537.36'
+    expect(judge(tlsVersion, { ...replayed, userAgent: ua149 }).verdict).toBe('na')
   })
 })

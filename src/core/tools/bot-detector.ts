@@ -43,6 +43,7 @@ import { stackSourceUrl } from '../../checks/stack-frames'
 import { inputPacing } from '../../checks/input-pacing'
 import { storagePartitioning } from '../../checks/storage-partition'
 import { tlsFingerprintFamily, http2FingerprintFamily } from '../../checks/tls-match'
+import { tlsVersion } from '../../checks/tls-version'
 import { uaConsistency } from '../../checks/ua-consistency'
 import { uaHeaderVsNavigator } from '../../checks/ua-header'
 import { webdriverDescriptor, webdriverFlag } from '../../checks/webdriver-flag'
@@ -124,6 +125,7 @@ export const botDetector = defineTool({
     [probeIntegrity, 30],
     [tlsFingerprintFamily, 40],
     [http2FingerprintFamily, 30],
+    [tlsVersion, 60],
     [headerOrderWire, 25],
     [listenerAddress, 10],
     [datacenterIp, 20],

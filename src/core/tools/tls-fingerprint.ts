@@ -21,6 +21,7 @@ import { nextHopProtocol, transportTls } from '../../checks/connection-protocol'
 import { engineApis } from '../../checks/engine-apis'
 import { listenerAddress } from '../../checks/listener-address'
 import { claimText, http2FingerprintFamily } from '../../checks/tls-match'
+import { tlsVersion } from '../../checks/tls-version'
 import { tlsEvidenceOf } from '../../checks/tls-views'
 import { FAMILY_NAME, http2Family, tlsFamily } from '../tls-families'
 import { header, type ServerObservation } from './observation'
@@ -97,6 +98,7 @@ export const tlsFingerprint = defineTool({
     [ja3, 40],
     [tlsParameters, 30],
     [http2FingerprintFamily, 40],
+    [tlsVersion, 40],
     [listenerAddress, 10],
   ],
   addSections(s, { checks }, server) {

@@ -191,9 +191,9 @@ export async function insertTaskUsingNonce(db: Db, task: NewTask, nonce: string)
           update page_nonces set used_at = ${task.createdAt.toISOString()}::timestamptz, task_id = ${task.id}::uuid
           where nonce = ${nonce} and used_at is null and expires_at > ${task.createdAt.toISOString()}::timestamptz
           returning nonce)
-        insert into tasks (id, tool, score, ip_address, user_agent, results, created_at, fingerprint)
+        insert into tasks (id, tool, score, ip_address, user_agent, results, created_at, fingerprint, run_digest)
         select ${task.id}::uuid, ${task.tool}, ${task.score}::int, ${task.ipAddress}, ${task.userAgent},
-               ${storedResultsJson(task.tool, task.results)}::jsonb, ${task.createdAt.toISOString()}::timestamptz, ${task.fingerprint ?? null}::text
+               ${storedResultsJson(task.tool, task.results)}::jsonb, ${task.createdAt.toISOString()}::timestamptz, ${task.fingerprint ?? null}::text, ${task.runDigest ?? null}::text
         from n
         returning id::text`,
   )

@@ -88,9 +88,18 @@ export const tasks = pgTable(
      * countFingerprintSeen (db/tasks.ts) for browser-fingerprint's fp-commonness check.
      */
     fingerprint: text('fingerprint'),
+    /**
+     * What makes this page run this one and no other (issue 46): a hash of the submitted signals
+     * with the page's nonce left out (src/core/run-digest.ts). A person's browser never submits
+     * the same run twice (every probe's timing differs); a replay of a recorded submission does.
+     * Null for submissions without a page's nonce or signals.
+     */
+    runDigest: text('run_digest'),
   },
   (t) => [
     check('tasks_score_range', sql`${t.score} between 0 and 100`),
+    // Equality on the run's digest: one index probe a page submission. Partial: only page runs.
+    index('tasks_run_digest_idx').on(t.runDigest).where(sql`${t.runDigest} is not null`),
     index('tasks_created_at_idx').on(t.createdAt),
     // Equality on tool and fingerprint, newest first within the window: the count reads only
     // the rows it counts. Partial, so the other tools' tasks (null) cost it nothing.

@@ -17,6 +17,8 @@ export interface NewTask {
   createdAt: Date
   /** The tool's identity hash of the browser (browser-fingerprint's visitor id); null or omitted otherwise. */
   fingerprint?: string | null
+  /** The page run's digest (src/core/run-digest.ts); stored by insertTaskUsingNonce, null otherwise. */
+  runDigest?: string | null
 }
 
 /**
@@ -201,4 +203,13 @@ export function taskJson(t: StoredTask): string {
     `"ip_address":${JSON.stringify(t.ip_address)},"user_agent":${JSON.stringify(t.user_agent)},` +
     `"results":${hydrateResults(t.tool, t.results)},"created_at":${JSON.stringify(t.created_at)}}`
   )
+}
+
+/**
+ * Whether a stored task already has this run's digest (src/core/run-digest.ts): one index probe
+ * (tasks_run_digest_idx). Two submissions of one run racing each other both see none.
+ */
+export async function runSeenBefore(db: Db, digest: string): Promise<boolean> {
+  const found = await rows<{ one: number }>(db, sql`select 1 as one from tasks where run_digest = ${digest} limit 1`)
+  return found.length > 0
 }

@@ -45,6 +45,11 @@ export interface JudgeContext {
    * how many other addresses: counted by the HTTP handlers before judging (src/http/identity-count.ts).
    */
   fingerprintSeen?: FingerprintSeen
+  /**
+   * Whether a stored task already has this page run's digest (src/core/run-digest.ts): looked up
+   * by the HTTP handlers before judging; `error` when the lookup failed. Absent: not a page run.
+   */
+  runSeen?: { seen: boolean } | { error: string }
 }
 
 /** What a check's judge gets besides the signal values. */

@@ -34,6 +34,7 @@ export const tlsVersion = checkOn<Record<string, never>>()({
     const differences = tlsVersionDifferences(traits, { extensions: hello.extensions, signature_algorithms: hello.signature_algorithms })
     return {
       verdict: differences.length ? 'fail' : 'pass',
+      labels: differences.length ? ['impersonation'] : [],
       observed: differences.length ? `${e.tls.ja4}: ${differences.join('; ')}` : `${e.tls.ja4}: ${name}'s extensions and signature algorithms`,
       expected: `the hello ${name} sends (${traits.source})`,
     }

@@ -11,6 +11,9 @@ import type { ServerObservation } from '../core/tools/observation'
 import { bodyFailureStatus, readJson, type BodyFailure } from './body'
 import type { AppDeps } from './deps'
 import { countSeen } from './identity-count'
+import { runDigest } from '../core/run-digest'
+import { runSeenBefore } from '../../db/tasks'
+import { isDatabaseUnavailable } from '../../db/unavailable'
 import { believedFingerprintHeaders, observeSubmission } from './observe'
 
 export const MAX_TASK_BODY_BYTES = 64 * 1024
@@ -28,6 +31,8 @@ export interface Submission {
   ipAddress: string
   /** browser-fingerprint's visitor id, for the task's `fingerprint` column. */
   fingerprint: string | null
+  /** The page run's digest, for the task's `run_digest` column (null: not a page run). */
+  runDigest: string | null
 }
 
 export type SubmissionResult = { ok: true; submission: Submission } | { ok: false; failure: SubmissionFailure }
@@ -72,8 +77,22 @@ export async function readSubmission(
   const { nonce } = (body ?? {}) as { nonce?: unknown }
   const asOfNonce = purpose === 'report' && observed.nonce === 'valid' && typeof nonce === 'string' ? nonce : undefined
   const seen = await countSeen(db, { body, excludeIp: ipAddress, now, asOfNonce, log: deps.log })
-  const input = validateTaskInput(body, observed, { ...deps.judge, fingerprintSeen: seen.fingerprintSeen })
+  // A page run's digest, and whether a stored task has it already (a replayed submission). The
+  // report is judged after its own task was stored: it is that task's run, not a replay.
+  const digest = observed.nonce === 'valid' ? runDigest(body) : null
+  const runSeen = digest === null ? undefined : purpose === 'report' ? { seen: false } : await lookUpRun(db, digest, deps.log)
+  const input = validateTaskInput(body, observed, { ...deps.judge, fingerprintSeen: seen.fingerprintSeen, ...(runSeen ? { runSeen } : {}) })
   if (!input.ok) return { ok: false, failure: { code: 'invalid', why: input.why } }
   if (args.page !== undefined && input.value.tool !== args.page) return { ok: false, failure: { code: 'wrong_tool', tool: input.value.tool, page: args.page } }
-  return { ok: true, submission: { input: input.value, observed, ipAddress, fingerprint: seen.fingerprint } }
+  return { ok: true, submission: { input: input.value, observed, ipAddress, fingerprint: seen.fingerprint, runDigest: digest } }
+}
+
+/** Whether a stored task has the run's digest; a failed lookup is said, not a failed submission. */
+async function lookUpRun(db: AppDeps['db'], digest: string, log: AppDeps['log']): Promise<{ seen: boolean } | { error: string }> {
+  try {
+    return { seen: await runSeenBefore(db, digest) }
+  } catch (error) {
+    ;(log ?? console.error)(`Cannot look up the run ${digest.slice(0, 12)}: ${error instanceof Error ? error.message : String(error)}`)
+    return { error: `the lookup over stored tasks could not be made (${isDatabaseUnavailable(error) ? 'the database did not answer' : 'the query failed'})` }
+  }
 }

@@ -64,7 +64,7 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
       }
       const read = await readSubmission(deps, { request, server, ip, now, purpose: 'submit' })
       if (!read.ok) return refused(read.failure)
-      const { input, observed, ipAddress, fingerprint } = read.submission
+      const { input, observed, ipAddress, fingerprint, runDigest } = read.submission
       const id = uuidV4(random)
       const task = {
         id,
@@ -75,6 +75,7 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
         results: ipTruncate ? truncateIpsDeep(input.results) : input.results,
         createdAt: now,
         fingerprint,
+        runDigest,
       }
       if (observed.nonce === 'valid') {
         // Stored only if this submission is the one that uses the nonce (a concurrent replay loses).

@@ -34,6 +34,7 @@ import {
 } from './clients'
 import { rawDevToolsIsolatedWorldClient, rawDevToolsMainWorldClient } from './devtools-clients'
 import { firefoxBidiClient, firefoxBidiHeadfulClient } from './firefox-clients'
+import { replayClient, replayFirefoxClient } from './replay-client'
 import { BROWSER_PATHS, browserVersions, PEOPLE, type Person, type PersonContext } from './person'
 import { markdownTable, rowProblem, type Row } from './report'
 import { matrixCa, matrixTransports, originOf, tlsServerEnv, type Transport } from './transports'
@@ -65,12 +66,16 @@ const CLIENTS: Record<string, Client | Person> = {
   // Firefox automation over WebDriver BiDi (issue 25).
   'firefox-bidi': firefoxBidiClient,
   'firefox-bidi-headful': firefoxBidiHeadfulClient,
+  // No browser at all (issue 46): a person's recorded visit replayed by an HTTP client that
+  // impersonates Chrome's TLS and HTTP/2 (wreq-js).
+  replay: replayClient,
+  'replay-firefox': replayFirefoxClient,
   // The people (person.ts): Chromium as started from a desktop, another locale, time zone and
   // window size, and Firefox ESR with and without resistFingerprinting.
   ...PEOPLE,
 }
 /** Automation clients with a window, on an Xvfb display. */
-const ON_XVFB = ['puppeteer-headful', 'patchright-headful', 'real-browser', 'selenium-headful', 'selenium-webkit', 'devtools-main', 'devtools-isolated', 'firefox-bidi-headful']
+const ON_XVFB = ['replay', 'replay-firefox', 'puppeteer-headful', 'patchright-headful', 'real-browser', 'selenium-headful', 'selenium-webkit', 'devtools-main', 'devtools-isolated', 'firefox-bidi-headful']
 const PAGE_TIMEOUT_MS = 30_000
 /** Clients at once (MATRIX_PARALLEL; 2 by default, one per core of a small machine). */
 const PARALLEL = Math.max(1, Number(process.env.MATRIX_PARALLEL) || 2)
@@ -132,7 +137,7 @@ async function main(): Promise<number> {
   }
   if (chosen.some((id) => id in PEOPLE || ON_XVFB.includes(id))) requireProgram('Xvfb', 'Xvfb')
   const engines = new Set(chosen.flatMap((id) => (id in PEOPLE ? [PEOPLE[id]!.browser] : [])))
-  if (engines.has('firefox')) requireProgram(BROWSER_PATHS.firefox, 'Firefox ESR')
+  if (engines.has('firefox') || chosen.includes('replay-firefox')) requireProgram(BROWSER_PATHS.firefox, 'Firefox ESR')
   if (engines.has('webkit')) {
     requireProgram(BROWSER_PATHS.epiphany, 'GNOME Web (epiphany-browser)')
     requireProgram(BROWSER_PATHS.minibrowser, "WebKitGTK's MiniBrowser")
@@ -140,7 +145,7 @@ async function main(): Promise<number> {
   const version = browserVersions(chromium, engines)
   const transports = matrixTransports()
   // Automation with a window of Firefox or WebKit needs the CA in those engines' stores too.
-  const ca = matrixCa([...engines, ...(chosen.some((id) => id.startsWith('firefox-')) ? (['firefox'] as const) : []), ...(chosen.includes('selenium-webkit') ? (['webkit'] as const) : [])])
+  const ca = matrixCa([...engines, ...(chosen.some((id) => id.startsWith('firefox-') || id === 'replay-firefox') ? (['firefox'] as const) : []), ...(chosen.includes('selenium-webkit') ? (['webkit'] as const) : [])])
 
   const started = Date.now()
   // One server per lane: a person's task is found as the newest one its server did not have

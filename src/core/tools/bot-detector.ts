@@ -44,6 +44,7 @@ import { inputPacing } from '../../checks/input-pacing'
 import { storagePartitioning } from '../../checks/storage-partition'
 import { tlsFingerprintFamily, http2FingerprintFamily } from '../../checks/tls-match'
 import { tlsVersion } from '../../checks/tls-version'
+import { replayedRun } from '../../checks/replayed-run'
 import { uaConsistency } from '../../checks/ua-consistency'
 import { uaHeaderVsNavigator } from '../../checks/ua-header'
 import { webdriverDescriptor, webdriverFlag } from '../../checks/webdriver-flag'
@@ -126,6 +127,7 @@ export const botDetector = defineTool({
     [tlsFingerprintFamily, 40],
     [http2FingerprintFamily, 30],
     [tlsVersion, 60],
+    [replayedRun, 60],
     [headerOrderWire, 25],
     [listenerAddress, 10],
     [datacenterIp, 20],

@@ -21,7 +21,7 @@ export const tlsVersion = checkOn<Record<string, never>>()({
   needs: [],
   judge: (_, { server }) => {
     const e = tlsEvidenceOf(server)
-    if (!e || e.source !== 'listener' || !e.tls) return na("needs the TLS evidence listener's record of this page's ClientHello (its extensions and signature algorithms)")
+    if (e?.source !== 'listener' || !e.tls) return na("needs the TLS evidence listener's record of this page's ClientHello (its extensions and signature algorithms)")
     const claim = claimedTlsStack(server.userAgent)
     if (!claim) return na('version data exists for Chromium-based browsers and Firefox only')
     const traits = traitsFor(claim.family, claim.major)

@@ -29,11 +29,20 @@ function unavailableSqlState(code: string): boolean {
   return /^08[0-9A-Z]{3}$/.test(code) || code === '57P01' || code === '57P02' || code === '57P03' || code === '57014' || code === '53300'
 }
 
+/**
+ * 55000 object_not_in_prerequisite_state is also what a database with ALLOW_CONNECTIONS false
+ * answers a new connection (FATAL: "database … is not currently accepting connections"; issue
+ * 50): unreachable for now, like 57P03. Only that case: the code covers other errors of a query.
+ */
+function refusingConnections(e: { code?: unknown; severity?: unknown; message?: unknown }): boolean {
+  return e.code === '55000' && (e.severity === 'FATAL' || (typeof e.message === 'string' && e.message.includes('not currently accepting connections')))
+}
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   let e: unknown = error
   for (let depth = 0; depth < 6 && e !== null && typeof e === 'object'; depth++) {
     const code = (e as { code?: unknown }).code
-    if (typeof code === 'string' && (CONNECTION_CODES.has(code) || unavailableSqlState(code))) return true
+    if (typeof code === 'string' && (CONNECTION_CODES.has(code) || unavailableSqlState(code) || refusingConnections(e as object))) return true
     e = (e as { cause?: unknown }).cause
   }
   return false

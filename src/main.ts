@@ -21,6 +21,7 @@ import { loadIpDatabaseOffThread, warmIpDatabase, type WarmReply } from './ip-da
 import { stdoutLines } from './log-lines'
 import { DataDirInUse, lockDataDir } from './data-dir-lock'
 import { configureBodyGrace } from './http/body'
+import { CertificateError } from './listeners/tls-certificate'
 import { createMetrics } from './metrics'
 import type { JudgeContext } from './checks/define'
 
@@ -107,6 +108,9 @@ async function main() {
             serve: { streamsInFlight: config.streamsInFlight, stallMs: config.stallMs },
           },
         ).catch((e: unknown) => {
+          // A certificate problem says what to set about the files; anything else (the port
+          // taken, no permission to bind) what to set about the port.
+          if (e instanceof CertificateError) throw new Error(`Cannot start the HTTPS listener: ${e.message}`)
           throw new Error(`Cannot start the HTTPS listener on ${config.host}:${config.tlsPort}: ${e instanceof Error ? e.message : String(e)} (set TLS_PORT to a free port, or to off)`)
         })
   const dnsListener =

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { ping, type Db } from '../../db/client'
 import { json } from './json'
+import { DATABASE_UNAVAILABLE } from '../core/errors'
 import * as operations from './operations'
 
 /** 200 when the database answers within the timeout, 503 otherwise. */
@@ -17,7 +18,8 @@ export function healthApi(deps: { db: Db; timeoutMs?: number }) {
         ])
         return json({ status: 'ok', database: 'ok' })
       } catch {
-        return json({ status: 'unavailable', database: 'unreachable' }, 503, { 'retry-after': '5' })
+        // The same Retry-After as every other answer while the database is away (docs/operations.md).
+        return json({ status: 'unavailable', database: 'unreachable' }, 503, { 'retry-after': String(DATABASE_UNAVAILABLE.retryAfterSeconds) })
       } finally {
         clearTimeout(timer)
       }

@@ -4,7 +4,7 @@
 // sends, and tests/openapi.test.ts checks the examples against real responses.
 
 import type { DocumentDecoration } from 'elysia'
-import { ERROR_TEXT } from '../core/errors'
+import { DATABASE_UNAVAILABLE, ERROR_TEXT } from '../core/errors'
 import { ExactError } from './api-schemas'
 import { MAX_TASK_BODY_BYTES, submissionFailure, type SubmissionFailure } from './submission'
 import { headerRef, schemaRef, toJsonSchema } from './openapi'
@@ -260,7 +260,7 @@ export const health = operation({
     200: { description: 'The service and its database are up.', content: json(schemaRef('Health'), { example: { status: 'ok', database: 'ok' } }) },
     503: {
       description: 'The database did not answer.',
-      headers: { 'Retry-After': { description: 'Seconds to wait before checking again.', schema: { type: 'integer', const: 5 } } },
+      headers: { 'Retry-After': { description: 'Seconds to wait before checking again.', schema: { type: 'integer', const: DATABASE_UNAVAILABLE.retryAfterSeconds } } },
       content: json(schemaRef('Health'), { example: { status: 'unavailable', database: 'unreachable' } }),
     },
   },

@@ -46,10 +46,26 @@ export interface CertificateStore {
 /** How often the configured files are looked at, at most. */
 const RECHECK_MS = 1000
 
+/**
+ * The configured certificate or key cannot be used (a file missing or unreadable, not PEM, a key
+ * that is not the certificate's): its message names the variable and the file, and what to set.
+ */
+export class CertificateError extends Error {}
+
+const FIX = 'set TLS_CERT_FILE and TLS_KEY_FILE to a readable PEM certificate (full chain) and its private key, or unset both for a self-signed pair'
+
+function readConfigured(variable: string, file: string): Buffer {
+  try {
+    return readFileSync(file)
+  } catch (e) {
+    throw new CertificateError(`${variable} ${file} cannot be read (${e instanceof Error ? e.message : String(e)}): ${FIX}`)
+  }
+}
+
 export function loadCertificate(opts: CertificateOptions): Certificate {
   if (opts.certFile || opts.keyFile) {
-    if (!opts.certFile || !opts.keyFile) throw new Error('Cannot start the TLS listener: set both TLS_CERT_FILE and TLS_KEY_FILE, or neither for a self-signed certificate')
-    return { cert: readFileSync(opts.certFile), key: readFileSync(opts.keyFile), source: opts.certFile }
+    if (!opts.certFile || !opts.keyFile) throw new CertificateError(`only ${opts.certFile ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE'} is set: set both TLS_CERT_FILE and TLS_KEY_FILE, or neither for a self-signed certificate`)
+    return { cert: readConfigured('TLS_CERT_FILE', opts.certFile), key: readConfigured('TLS_KEY_FILE', opts.keyFile), source: opts.certFile }
   }
   const dir = join(opts.dataDir, 'tls')
   const certPath = join(dir, 'cert.pem')
@@ -74,7 +90,13 @@ export function loadCertificate(opts: CertificateOptions): Certificate {
  */
 export function certificateStore(opts: CertificateOptions, log: (line: string) => void = () => {}): CertificateStore {
   let current = loadCertificate(opts)
-  let context = createSecureContext({ cert: current.cert, key: current.key })
+  let context: SecureContext
+  try {
+    context = createSecureContext({ cert: current.cert, key: current.key })
+  } catch (e) {
+    // Not PEM, or a key that does not go with the certificate.
+    throw new CertificateError(`the certificate ${current.source} and its key do not load (${e instanceof Error ? e.message : String(e)}): ${FIX}`)
+  }
   const files = opts.certFile && opts.keyFile ? [opts.certFile, opts.keyFile] : null
   const stamp = () => (files ? files.map((f) => { const s = statSync(f, { throwIfNoEntry: false }); return s ? `${s.mtimeMs}:${s.size}` : 'missing' }).join('|') : '')
   let seen = stamp()

@@ -47,7 +47,7 @@ function held(bytes: string, request = ''): Promise<{ closedByServer: boolean; a
 }
 
 test('a silent connection, a trickled head and a kept-alive idle connection on the HTTP port are each closed by the service', async () => {
-  const [silent, trickled, idle] = await Promise.all([held(''), held('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: ' + 'a'.repeat(200)), held('', 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')])
+  const [silent, trickled, idle] = await Promise.all([held(''), held(`GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: ${'a'.repeat(200)}`), held('', 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')])
   console.log(`plain port, STALL_TIMEOUT_MS ${STALL_MS}: silent connection closed after ${(silent.afterMs / 1000).toFixed(1)} s, trickled head after ${(trickled.afterMs / 1000).toFixed(1)} s, kept-alive idle after ${(idle.afterMs / 1000).toFixed(1)} s`)
   expect(silent.closedByServer).toBe(true)
   expect(trickled.closedByServer).toBe(true)

@@ -128,4 +128,13 @@ describe('the wire checks on people browsing over real TLS', () => {
     const ua149 = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/149.0.0.0 Safari/537.36'
     expect(judge(tlsVersion, { ...replayed, userAgent: ua149 }).verdict).toBe('na')
   })
+
+  test("one feature off (a field trial's trust_anchors) only warns; two off fail", () => {
+    const person = NAVIGATIONS.find((n) => n.engine === 'chromium' && n.step === 'typed')!
+    const hello = person.records[0]!.data as { extensions: number[]; signature_algorithms: number[] }
+    const altered = (data: Record<string, unknown>) => observation(person, [{ kind: 'tls', data: { ...person.records[0]!.data, ...data } }, person.records[1]!])
+    const withoutTrustAnchors = hello.extensions.filter((e) => e !== 0xca34)
+    expect(judge(tlsVersion, altered({ extensions: withoutTrustAnchors })).verdict).toBe('warn')
+    expect(judge(tlsVersion, altered({ extensions: withoutTrustAnchors, signature_algorithms: hello.signature_algorithms.filter((a) => a !== 0x0904) })).verdict).toBe('fail')
+  })
 })

@@ -63,14 +63,19 @@ export function traitsFor(family: TlsStackFamily, major: number): TlsVersionTrai
   return TLS_VERSION_TRAITS.find((t) => t.family === family && t.major === major)
 }
 
-/** How a hello differs from its version's traits: missing extensions, other signature algorithms. */
+/**
+ * How a hello differs from its version's traits, one entry a feature: each missing extension,
+ * other signature algorithms, no GREASE among them. Chrome switches single features by field
+ * trial (trust_anchors, 0xca34, arrived behind one in 141), so one difference alone may be a
+ * person's browser in a trial group; several at once are an older stack (src/checks/tls-version.ts).
+ */
 export function tlsVersionDifferences(t: TlsVersionTraits, hello: { extensions: readonly number[]; signature_algorithms: readonly number[] }): string[] {
   const extensions = new Set(hello.extensions.filter((e) => !isGreaseValue(e)))
   const missing = t.extensions.filter((e) => !extensions.has(e))
   const sigalgs = hello.signature_algorithms.filter((s) => !isGreaseValue(s))
   const hex = (n: number) => `0x${n.toString(16).padStart(4, '0')}`
   const out: string[] = []
-  if (missing.length) out.push(`lacks extension${missing.length > 1 ? 's' : ''} ${missing.map(hex).join(', ')}`)
+  for (const e of missing) out.push(`lacks extension ${hex(e)}`)
   if (sigalgs.join() !== t.signatureAlgorithms.join()) out.push(`signature algorithms ${sigalgs.map(hex).join(', ') || 'none'} instead of ${t.signatureAlgorithms.map(hex).join(', ')}`)
   if (t.greaseSignatureAlgorithm && !hello.signature_algorithms.some(isGreaseValue)) out.push('no GREASE among the signature algorithms')
   return out

@@ -250,7 +250,11 @@ test.describe('Firefox ESR as a person starts it, trusting the certificate', () 
     const task = await firefoxTask(`${server.tlsUrl}/tools/tls-fingerprint`)
     const h2 = evidenceOf(task, 'http2')[0]!
     expect(h2.path).toBe('/tools/tls-fingerprint')
-    expect(task.results.transport.pageProtocol).toBe('https:')
+    // The page's own report of its protocol, unless its probe ran out of its budget on a busy
+    // machine (then it is missing, and says it timed out: the gate under stress-ng saw it once).
+    const stack = (task.results as unknown as { signals: { stack: { ok: boolean; error?: { kind: string } } } }).signals.stack
+    if (stack.ok) expect(task.results.transport.pageProtocol).toBe('https:')
+    else expect({ protocol: task.results.transport.pageProtocol, why: stack.error?.kind }).toEqual({ protocol: null, why: 'timeout' })
     expectFirefox(task, h2)
   })
 })

@@ -16,6 +16,7 @@
 import { createSession, fetch as wreqFetch } from 'wreq-js'
 import type { Client, MatrixContext } from './clients'
 import { PEOPLE, type PersonContext } from './person'
+import { uniqueEmail } from '../support/unique'
 
 /** wreq's newest Chrome and Firefox profiles in the version the project pins (wreq-js 3.1.0). */
 export const REPLAY_PROFILES = { chromium: 'chrome_149', firefox: 'firefox_151' } as const
@@ -31,7 +32,7 @@ async function adminKey(ctx: MatrixContext): Promise<string> {
   const res = await fetch(`${ctx.baseUrl}/api/admin/keys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ctx.adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ email: `replay-${Date.now().toString(36)}-${process.pid}@example.test`, plan: 'pro' }),
+    body: JSON.stringify({ email: uniqueEmail('replay'), plan: 'pro' }),
   })
   if (res.status !== 201) throw new Error(`cannot make a key for the recording: ${res.status}`)
   return ((await res.json()) as { key: string }).key

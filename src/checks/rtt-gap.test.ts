@@ -11,6 +11,18 @@ describe('rttEvidenceOf', () => {
     expect(rttEvidenceOf({ evidence: [item('http1', { version: 'HTTP/1.1', rtt: { ...rec(20, null), transport: 'http/1.1' } })] })).toMatchObject({ tcp_rtt_ms: 20, transport: 'http/1.1' })
   })
 
+  test("of the page's connections, the one whose PINGs came closest to its handshake: a busy moment lengthens one, a relay every one", () => {
+    // Over HTTPS: the page's own connection, timed while the browser loaded the page (a Firefox person beside stress-ng), and its /evidence side connection.
+    const busy = item('http2', { akamai: 'x', path: '/tools/vpn-detector', rtt: rec(0.021, 377.4, [377.4, 402, 391]) })
+    const side = item('http2', { akamai: 'x', path: '/evidence/x', rtt: rec(0.03, 0.6, [0.6, 0.9]) })
+    expect(rttEvidenceOf({ evidence: [item('tls', {}), busy, item('tls', {}), side] })).toEqual(rec(0.03, 0.6, [0.6, 0.9]))
+    expect(judgeRttGap(rttEvidenceOf({ evidence: [busy, side] }), null, 'loopback').verdict).toBe('pass')
+    // A relay lengthens both: still judged, still failed.
+    const relayed = [item('http2', { rtt: rec(0.5, 240) }), item('http2', { rtt: rec(0.4, 236) })]
+    expect(rttEvidenceOf({ evidence: relayed })).toEqual(rec(0.4, 236))
+    expect(judgeRttGap(rttEvidenceOf({ evidence: relayed }), null, 'loopback').verdict).toBe('fail')
+  })
+
   test("none without a record, from a proxy's headers, from an older record without rtt, or from an odd shape", () => {
     expect(rttEvidenceOf({})).toBeNull()
     expect(rttEvidenceOf({ evidence: [item('http2', { akamai: 'x', rtt: rec(20, 24) }, 'proxy')] })).toBeNull()

@@ -56,6 +56,13 @@ export function storedResultsSchema(tool: ToolId, sections?: TSchema, signals?: 
   const base = {
     summary: SummarySchema,
     checks: Type.Array(CheckSchema),
+    ruleset: Type.Optional(
+      Type.String({
+        pattern: '^r[0-9]+-[0-9a-f]{16}$',
+        description:
+          'The rules that judged the task, e.g. `r1-3f9c0a7d5e21b846`: computed by the service from the tool\'s checks, their weights and order, and the code that judges them — the checks, the scoring formula and the verdict thresholds (docs/scoring.md, "The ruleset"). It changes whenever any of them changes; two tasks with the same ruleset were judged by the same rules, so their checks and scores compare. Always the service\'s: a `ruleset` a client submits is dropped. Absent on tasks stored before 2026-11-29.',
+      }),
+    ),
     tested: Type.Optional(
       Type.Boolean({
         description:
@@ -78,7 +85,7 @@ export function storedResultsSchema(tool: ToolId, sections?: TSchema, signals?: 
     unverified: Type.Optional(UnverifiedSchema),
     dropped: Type.Optional(
       Type.Array(Type.String(), {
-        description: `Top-level members of the submitted results that were not stored, by name (at most the first ${DROPPED_LISTED}, each cut to 64 characters): everything the judging did not read — the service's own members (\`verdict\`, \`frameworks\`, \`checks\`, \`summary\` beside signals, \`server\`, \`verified\`, a tool's sections) and anything else. A task keeps \`signals\`, or a spec body's sections; nothing a client writes is served as the service's. Absent when nothing was dropped.`,
+        description: `Top-level members of the submitted results that were not stored, by name (at most the first ${DROPPED_LISTED}, each cut to 64 characters): everything the judging did not read — the service's own members (\`verdict\`, \`frameworks\`, \`checks\`, \`summary\` beside signals, \`ruleset\`, \`server\`, \`verified\`, a tool's sections) and anything else. A task keeps \`signals\`, or a spec body's sections; nothing a client writes is served as the service's. Absent when nothing was dropped.`,
       }),
     ),
     consistency: ConsistencySchema,

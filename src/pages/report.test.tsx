@@ -36,3 +36,9 @@ test('each check is a row whose cells carry their column name (the blocks of a n
   expect(html).toContain('<td class="c-observed" data-label="Observed"><code>navigator.<wbr>webdriver</code></td>')
   for (const label of ['Check', 'Verdict', 'Expected', 'Why it matters']) expect(html).toContain(`data-label="${label}"`)
 })
+
+test('the ruleset that judged the task is named in small print, when the task has one', async () => {
+  const html = String(await ReportFragment({ tool: 'ip-leak', results: results({ ruleset: 'r1-0123456789abcdef' }) }))
+  expect(html).toContain('<p class="hint" data-ruleset>Judged under ruleset r1-0123456789abcdef')
+  expect(String(await ReportFragment({ tool: 'ip-leak', results: results({}) }))).not.toContain('data-ruleset')
+})

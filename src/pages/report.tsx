@@ -2,11 +2,11 @@
 // from the same judgement the task stored): the headline, the tool's picture where one says
 // more than the table, and every check. The headline tells the truth: a task whose main
 // evidence was not collected (results.tested false) says "Not tested", why and where to test
-// it, instead of a score. The checks table is one block per check on narrow screens (app.css).
+// it, instead of a score. The checks table is one block per check on narrow screens (app.css);
+// under it, in small print, the ruleset that judged the task (src/core/ruleset.ts).
 
 import type { ToolId } from '../../common/tools'
-import type { Check, Summary } from '../core/scoring'
-import type { Untested } from '../core/tools/types'
+import type { Check } from '../core/scoring'
 import type { ReportResults } from './report-results'
 
 export type { ReportResults }
@@ -154,6 +154,13 @@ export function ReportFragment(props: { tool: ToolId; results: ReportResults }):
       <Headline results={results} />
       <ToolPicture tool={props.tool} results={results} />
       <ChecksTable checks={results.checks} />
+      {typeof results.ruleset === 'string' ? (
+        <p class="hint" data-ruleset safe>
+          {`Judged under ruleset ${results.ruleset} (the checks, weights and thresholds: results.ruleset).`}
+        </p>
+      ) : (
+        ''
+      )}
     </section>
   )
 }

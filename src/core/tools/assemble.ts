@@ -17,6 +17,7 @@ import { TOOL_DEFINITIONS } from './registry'
 import type { JudgeContext } from '../../checks/define'
 import type { Untested } from './types'
 import { keptMembers, unverifiedOf, type Basis } from './verified'
+import { rulesetOf } from '../ruleset'
 
 export type AssembleResult = { ok: true; results: Record<string, unknown>; score: number } | { ok: false; error: string }
 
@@ -141,6 +142,8 @@ export function assembleResults(tool: ToolId, submitted: Record<string, unknown>
     ...sections,
     checks,
     summary,
+    // The rules that judged it (src/core/ruleset.ts): a client's `ruleset` is dropped above.
+    ruleset: rulesetOf(tool),
     tested: !untested,
     ...(untested ? { untested } : {}),
     verified: !unverified,

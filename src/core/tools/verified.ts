@@ -35,7 +35,8 @@ const MAX_NAME = 64
 /**
  * The submitted members a task keeps (in the order sent), and the names of those it drops —
  * everything its basis does not read: the service's own members (`verdict`, `frameworks`,
- * `checks`, `server`, `verified`, a tool's sections, `summary` beside signals) and anything else.
+ * `checks`, `ruleset`, `server`, `verified`, a tool's sections, `summary` beside signals) and
+ * anything else.
  */
 export function keptMembers(basis: Basis, submitted: Record<string, unknown>): { kept: Record<string, unknown>; dropped: string[] } {
   const kept: Record<string, unknown> = {}

@@ -27,13 +27,20 @@ interface Row extends Partial<FetchedTask> {
   blocked_until_ms: number | null
 }
 
-export const FETCH_TASK_WITH_KEY = `
+/**
+ * The keyed statement around what a request reads: `target`, a select that gives one row when
+ * the thing asked for exists (its parameters from $2, and $6 on), and `columns`, what the final
+ * select reads of it (`t`). $1 key hash, $3 month, $4 day, $5 now. The read is counted once
+ * when the key is usable and the target exists.
+ */
+export function keyedStatement(target: string, columns: string): string {
+  return `
     with k as (
       select ak.id, ak.status, ak.expires_at, ak.misses_blocked_until, p.monthly_limit
       from api_keys ak join plans p on p.id = ak.plan_id
       where ak.key_hash = $1::text
     ),
-    t as (select * from tasks where id = $2::uuid),
+    t as (${target}),
     inc as (
       insert into key_usage as u (key_id, month, count, daily, last_used_at)
       select k.id, $3::date, 1,
@@ -57,8 +64,11 @@ export const FETCH_TASK_WITH_KEY = `
            coalesce((select count from key_usage where key_id = k.id and month = $3::date), 0)::int as used_before,
            (select count from inc)::int as used_after,
            (extract(epoch from k.misses_blocked_until) * 1000)::float8 as blocked_until_ms,
-           ${fetchedTaskColumns('$6::boolean')}
+           ${columns}
     from k left join t on true`
+}
+
+export const FETCH_TASK_WITH_KEY = keyedStatement('select * from tasks where id = $2::uuid', fetchedTaskColumns('$6::boolean'))
 
 export interface FetchArgs {
   keyHash: string
@@ -80,16 +90,23 @@ export async function fetchTaskWithKey(db: Db, args: FetchArgs): Promise<FetchOb
   return observation(row, row.used_after)
 }
 
+/** What the keyed statement says of the key (keyedStatement's first columns). */
+export type KeyRow = Pick<Row, 'key_id' | 'status' | 'expires_ms' | 'monthly_limit' | 'used_before' | 'used_after' | 'blocked_until_ms'>
+
+export function keyObserved(row: KeyRow): NonNullable<FetchObservation<unknown>['key']> {
+  return {
+    id: row.key_id,
+    status: row.status,
+    expiresAt: row.expires_ms === null ? null : new Date(row.expires_ms),
+    monthlyLimit: row.monthly_limit,
+    usedBefore: row.used_before,
+    missesBlockedUntil: row.blocked_until_ms === null ? null : new Date(row.blocked_until_ms),
+  }
+}
+
 function observation(row: Row, usedAfter: number | null): FetchObservation<FetchedTask> {
   return {
-    key: {
-      id: row.key_id,
-      status: row.status,
-      expiresAt: row.expires_ms === null ? null : new Date(row.expires_ms),
-      monthlyLimit: row.monthly_limit,
-      usedBefore: row.used_before,
-      missesBlockedUntil: row.blocked_until_ms === null ? null : new Date(row.blocked_until_ms),
-    },
+    key: keyObserved(row),
     task: row.task_id
       ? {
           task_id: row.task_id,

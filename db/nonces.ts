@@ -31,18 +31,40 @@ export async function issueNonce(
   db: Db,
   args: { nonce: string; tool: string; turnSecret: string; now: Date; ttlSeconds: number; clientIp?: string | null; network?: string | undefined; maxUnused?: number | undefined },
 ): Promise<{ evicted: number }> {
-  const row = {
-    nonce: args.nonce,
-    tool: args.tool,
-    turnSecret: args.turnSecret,
+  return issueNonces(db, { ...args, pages: [{ nonce: args.nonce, tool: args.tool, turnSecret: args.turnSecret }] })
+}
+
+/**
+ * Stores the nonces of one page load as issueNonce stores one: a run page (/run) has one per
+ * tool, under `runId`, which the tasks stored with them take (insertTaskUsingNonce). They count
+ * together against `maxUnused`: the network's oldest never-used nonces beyond it, less the
+ * ones stored now, are evicted, so a run never evicts its own.
+ */
+export async function issueNonces(
+  db: Db,
+  args: {
+    pages: ReadonlyArray<{ nonce: string; tool: string; turnSecret: string }>
+    runId?: string | undefined
+    now: Date
+    ttlSeconds: number
+    clientIp?: string | null
+    network?: string | undefined
+    maxUnused?: number | undefined
+  },
+): Promise<{ evicted: number }> {
+  const values = args.pages.map((p) => ({
+    nonce: p.nonce,
+    tool: p.tool,
+    turnSecret: p.turnSecret,
     createdAt: args.now,
     expiresAt: new Date(args.now.getTime() + args.ttlSeconds * 1000),
     clientIp: args.clientIp ?? null,
     network: args.network ?? null,
-  }
+    runId: args.runId ?? null,
+  }))
   const { network, maxUnused } = args
   if (network === undefined || maxUnused === undefined) {
-    await db.insert(pageNonces).values(row)
+    await db.insert(pageNonces).values(values)
     return { evicted: 0 }
   }
   return db.transaction(async (tx) => {
@@ -51,10 +73,10 @@ export async function issueNonce(
       tx,
       sql`delete from page_nonces where nonce in (
             select nonce from page_nonces where network = ${network} and used_at is null
-            order by created_at desc, nonce desc offset ${Math.max(0, maxUnused - 1)}::int)
+            order by created_at desc, nonce desc offset ${Math.max(0, maxUnused - values.length)}::int)
           returning nonce`,
     )
-    await tx.insert(pageNonces).values(row)
+    await tx.insert(pageNonces).values(values)
     return { evicted: evicted.length }
   })
 }
@@ -181,7 +203,7 @@ export async function readNonce(db: Db, args: { nonce: string; tool: string; now
 
 /**
  * Stores the task and marks the nonce used, in one statement: the task row exists only if this
- * submission was the one that used the nonce. false: the nonce was used (or expired) meanwhile,
+ * submission was the one that used the nonce. A run's nonce gives the task its run id. false: the nonce was used (or expired) meanwhile,
  * and nothing was stored.
  */
 export async function insertTaskUsingNonce(db: Db, task: NewTask, nonce: string): Promise<boolean> {
@@ -190,10 +212,10 @@ export async function insertTaskUsingNonce(db: Db, task: NewTask, nonce: string)
     sql`with n as (
           update page_nonces set used_at = ${task.createdAt.toISOString()}::timestamptz, task_id = ${task.id}::uuid
           where nonce = ${nonce} and used_at is null and expires_at > ${task.createdAt.toISOString()}::timestamptz
-          returning nonce)
-        insert into tasks (id, tool, score, ip_address, user_agent, results, created_at, fingerprint, run_digest)
+          returning nonce, run_id)
+        insert into tasks (id, tool, score, ip_address, user_agent, results, created_at, fingerprint, run_digest, run_id)
         select ${task.id}::uuid, ${task.tool}, ${task.score}::int, ${task.ipAddress}, ${task.userAgent},
-               ${storedResultsJson(task.tool, task.results)}::jsonb, ${task.createdAt.toISOString()}::timestamptz, ${task.fingerprint ?? null}::text, ${task.runDigest ?? null}::text
+               ${storedResultsJson(task.tool, task.results)}::jsonb, ${task.createdAt.toISOString()}::timestamptz, ${task.fingerprint ?? null}::text, ${task.runDigest ?? null}::text, n.run_id
         from n
         returning id::text`,
   )

@@ -95,8 +95,16 @@ export const tasks = pgTable(
      * Null for submissions without a page's nonce or signals.
      */
     runDigest: text('run_digest'),
+    /**
+     * The run this task belongs to (issue 47): /run issues one nonce per tool under one run id
+     * (page_nonces.run_id), and each tool's task takes it from its nonce as it is stored. Null
+     * for tasks of a tool page.
+     */
+    runId: uuid('run_id'),
   },
   (t) => [
+    // The tasks of one run, read by GET /api/antibot/runs/{id}. Partial: only runs' tasks.
+    index('tasks_run_id_idx').on(t.runId).where(sql`${t.runId} is not null`),
     check('tasks_score_range', sql`${t.score} between 0 and 100`),
     // Equality on the run's digest: one index probe a page submission. Partial: only page runs.
     index('tasks_run_digest_idx').on(t.runDigest).where(sql`${t.runDigest} is not null`),
@@ -180,6 +188,8 @@ export const pageNonces = pgTable(
      * network counts by (db/nonces.ts issueNonce). Null for nonces issued before it existed.
      */
     network: text('network'),
+    /** The run (/run) this nonce was issued for, which its task joins; null for a tool page's. */
+    runId: uuid('run_id'),
   },
   (t) => [
     index('page_nonces_expires_idx').on(t.expiresAt),

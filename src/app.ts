@@ -10,6 +10,7 @@ import { healthApi } from './http/health'
 import { apiDocs } from './http/openapi'
 import { errorFor, requestLogLine } from './http/failures'
 import { taskHandlers, tasksApi } from './http/tasks'
+import { runsApi } from './http/runs'
 import { nativeTaskRoutes } from './http/native'
 import { jwksRoute } from './http/jwks'
 import { signupPages } from './http/signup'
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps) {
     .use(assetsRoutes(deps.assets))
     .use(healthApi({ db: deps.db }))
     .use(tasksApi(tasks))
+    .use(runsApi(deps))
     .use(jwksRoute(deps))
     .use(toolsPages(deps))
     .use(adminApi(deps))

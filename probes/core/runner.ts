@@ -24,35 +24,94 @@ export interface RunOptions {
   extra?: (signals: Record<string, unknown>) => Record<string, unknown>
 }
 
-function status(text: string): void {
-  const el = document.getElementById('status')
-  if (el) el.textContent = text
+/** A tool's sources and options, typed against its schema (definePlan), ready to run. */
+export interface ToolPlan {
+  tool: ToolId
+  sources: Sources
+  options: RunOptions
 }
 
-export async function runToolPage<T extends ToolId>(tool: T, sources: SourcesFor<T>, options: RunOptions = {}): Promise<void> {
-  await runSources(tool, sources as Sources, options)
+export function definePlan<T extends ToolId>(tool: T, sources: SourcesFor<T>, options: RunOptions = {}): ToolPlan {
+  return { tool, sources: sources as Sources, options }
 }
 
-async function runSources(tool: string, sources: Sources, options: RunOptions): Promise<void> {
+/**
+ * Where a run of a tool shows itself: a tool page's <body> (data-task, #status, #report), or
+ * one tool's section of the run page (probes/entries/run.ts).
+ */
+export interface Slot {
+  /** The single-use nonce the server rendered for this tool's run. */
+  nonce: string | undefined
+  status(text: string): void
+  stored(taskId: string): void
+  report(html: string): void
+  failed(): void
+}
+
+function pageSlot(): Slot {
+  const status = (text: string) => {
+    const el = document.getElementById('status')
+    if (el) el.textContent = text
+  }
+  return {
+    nonce: document.body.dataset.nonce,
+    status,
+    stored(taskId) {
+      document.body.dataset.task = taskId
+    },
+    report(html) {
+      const target = document.getElementById('report')
+      // The report is HTML the server rendered with every value escaped.
+      if (target) target.innerHTML = html
+    },
+    failed() {
+      document.body.dataset.error = 'true'
+    },
+  }
+}
+
+export async function runToolPage(plan: ToolPlan): Promise<void> {
+  await runPlan(plan, pageSlot())
+}
+
+/**
+ * Collects the plan's signals, submits them under the slot's nonce, and shows the server's
+ * report. Resolves with the task id, or null when the run could not be completed (said in the
+ * slot). `report: 'later'` leaves the report to the caller (the run page fetches the reports
+ * once every task is stored); it then gets the body to ask for it with.
+ */
+export async function runPlan(plan: ToolPlan, slot: Slot, opts: { report?: 'now' | 'later' } = {}): Promise<{ taskId: string; body: string } | null> {
+  const { tool, sources, options } = plan
   try {
-    status('Running tests in this browser…')
+    slot.status('Running tests in this browser…')
     const signals = await collect(sources, options.timeoutMs ?? 3000)
     const results = { ...(options.extra?.(signals) ?? {}), signals }
-    // The single-use nonce the server rendered into this page: it ties the listeners' evidence
+    // The single-use nonce the server rendered for this run: it ties the listeners' evidence
     // (TLS, STUN/TURN, DNS) to this submission.
-    const nonce = document.body.dataset.nonce
+    const { nonce } = slot
     const body = JSON.stringify(nonce ? { tool, results, nonce } : { tool, results })
     const res = await fetch('/api/antibot/tasks', { method: 'POST', headers: { 'content-type': 'application/json' }, body })
     const answer = (await res.json()) as { task_id?: string; error?: string }
     if (!res.ok || !answer.task_id) throw new Error(answer.error ?? `HTTP ${res.status}`)
-    document.body.dataset.task = answer.task_id
-    status(`Done. Task ${answer.task_id}`)
-    const report = await fetch(`/tools/${tool}/report`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-    const target = document.getElementById('report')
-    // The report is HTML the server rendered with every value escaped.
-    if (target && report.ok) target.innerHTML = await report.text()
+    slot.stored(answer.task_id)
+    slot.status(`Done. Task ${answer.task_id}`)
+    if (opts.report !== 'later') await showReport(tool, body, slot)
+    return { taskId: answer.task_id, body }
   } catch (e) {
-    status(`The tests could not be completed: ${e instanceof Error ? e.message : String(e)}`)
-    document.body.dataset.error = 'true'
+    slot.status(`The tests could not be completed: ${e instanceof Error ? e.message : String(e)}`)
+    slot.failed()
+    return null
+  }
+}
+
+/** Asks the server to judge the stored run again and shows its report; false when it could not. */
+export async function showReport(tool: string, body: string, slot: Pick<Slot, 'report'>): Promise<boolean> {
+  try {
+    const report = await fetch(`/tools/${tool}/report`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    if (!report.ok) return false
+    slot.report(await report.text())
+    return true
+  } catch {
+    return false
   }
 }

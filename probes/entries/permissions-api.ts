@@ -1,17 +1,5 @@
+// The permissions-api tool page: its plan (probes/plans/permissions-api.ts), run as the page loads.
 import { runToolPage } from '../core/runner'
-import { PERMISSION_NAMES } from '../../common/permission-engines'
-import { featureApis } from '../signals/feature-apis'
-import { jsEngine } from '../signals/js-engine'
-import { notificationPermission } from '../signals/notification-permission'
-import { permissionRegistry } from '../signals/permission-registry'
-import { permissionsLies } from '../signals/permissions-lies'
-import { permissionsInWorker } from '../signals/permissions-worker'
+import { permissionsApiPlan } from '../plans/permissions-api'
 
-void runToolPage('permissions-api', {
-  registry: () => permissionRegistry(PERMISSION_NAMES),
-  notification: notificationPermission,
-  lies: permissionsLies,
-  worker: permissionsInWorker,
-  features: featureApis,
-  engine: jsEngine,
-})
+void runToolPage(permissionsApiPlan())

@@ -1,16 +1,5 @@
+// The screen-display tool page: its plan (probes/plans/screen-display.ts), run as the page loads.
 import { runToolPage } from '../core/runner'
-import { displayMedia } from '../signals/display-media'
-import { jsEngine } from '../signals/js-engine'
-import { screenMetrics } from '../signals/screen'
-import { touchSupport } from '../signals/touch'
-import { visualViewportMetrics } from '../signals/visual-viewport'
-import { windowMetrics } from '../signals/window-metrics'
+import { screenDisplayPlan } from '../plans/screen-display'
 
-void runToolPage('screen-display', {
-  screen: screenMetrics,
-  window: () => windowMetrics(),
-  visualViewport: visualViewportMetrics,
-  media: displayMedia,
-  touch: touchSupport,
-  engine: jsEngine,
-})
+void runToolPage(screenDisplayPlan())

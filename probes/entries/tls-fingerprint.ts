@@ -1,21 +1,5 @@
-// tls-fingerprint: what the browser reveals of its network stack in JavaScript, and a fresh
-// TLS connection to the service's TLS evidence listener (src/listeners/tls.ts, on TLS_PORT),
-// which files the ClientHello and HTTP/2 preface under the page's nonce. The server judges
-// them against the browser the headers of the page's POST claim, and say which engine the
-// page runs on (its error messages).
+// The tls-fingerprint tool page: its plan (probes/plans/tls-fingerprint.ts), run as the page loads.
 import { runToolPage } from '../core/runner'
-import { jsEngine } from '../signals/js-engine'
-import { navigatorProps } from '../signals/navigator-props'
-import { networkInformation } from '../signals/network-information'
-import { networkStack } from '../signals/network-stack'
-import { tlsEvidence } from '../signals/tls-evidence'
-import { uaClientHints } from '../signals/ua-client-hints'
+import { tlsFingerprintPlan } from '../plans/tls-fingerprint'
 
-void runToolPage('tls-fingerprint', {
-  navigator: navigatorProps,
-  uaData: uaClientHints,
-  stack: networkStack,
-  connection: networkInformation,
-  evidence: tlsEvidence,
-  engine: jsEngine,
-})
+void runToolPage(tlsFingerprintPlan())

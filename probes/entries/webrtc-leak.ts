@@ -1,17 +1,5 @@
+// The webrtc-leak tool page: its plan (probes/plans/webrtc-leak.ts), run as the page loads.
 import { runToolPage } from '../core/runner'
-import { iceCandidates } from '../signals/ice-candidates'
-import { mediaDeviceKinds } from '../signals/media-devices'
-import { rtcApi } from '../signals/rtc-api'
+import { webrtcLeakPlan } from '../plans/webrtc-leak'
 
-// Gathering stops after 2 s (host candidates take ~150 ms, the service's STUN/TURN listener
-// answers in a few ms more; only unreachable servers take longer), under the collector's 3 s
-// per-signal limit.
-void runToolPage(
-  'webrtc-leak',
-  {
-    api: rtcApi,
-    ice: iceCandidates(2000, { serviceStun: true }),
-    mediaDevices: mediaDeviceKinds,
-  },
-  { timeoutMs: 3000 },
-)
+void runToolPage(webrtcLeakPlan())

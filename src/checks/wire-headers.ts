@@ -33,14 +33,14 @@ export function wireRecord(server: Pick<ServerObservation, 'evidence'>): { versi
 }
 
 /**
- * How to judge the wire order of the page's connection: a tool page's own navigation names
+ * How to judge the wire order of the page's connection: a tool page's (or the run page's) own navigation names
  * hints in Critical-CH, which Chromium answers by restarting it with its hints after Accept
  * (src/core/header-order.ts). Any other request (the side connection's /evidence fetch) is
  * judged by the usual layout alone.
  */
 export function wireOrderContext(server: Pick<ServerObservation, 'evidence'>): OrderContext {
   const path = wireRecord(server)?.path ?? ''
-  return /^\/tools\/[a-z0-9-]+(?:\?|$)/.test(path) ? { criticalHints: CRITICAL_CH_HINTS } : {}
+  return /^(?:\/tools\/[a-z0-9-]+|\/run)(?:\?|$)/.test(path) ? { criticalHints: CRITICAL_CH_HINTS } : {}
 }
 
 /** Header names of the page's connection in the order they were sent (lower case), from the TLS evidence listener's record. */

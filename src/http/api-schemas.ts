@@ -62,6 +62,26 @@ export const Task = Type.Object(
   { additionalProperties: false, description: 'The stored result of one tool run.' },
 )
 
+export const Run = Type.Object(
+  {
+    run_id: Uuid('The run: the value of `data-run` on the run page (/run) once every task is stored.'),
+    created_at: Timestamp('When its first task was stored.'),
+    complete: Type.Boolean({ description: 'Whether every tool of `tools` has its task (false while the page still runs, or when a tool could not store one).' }),
+    tools: Type.Array(ToolIdSchema, { description: 'The tools a run holds, in the order `tasks` follows.' }),
+    tasks: Type.Array(ref('Task'), { description: 'Each tool’s task exactly as GET /api/antibot/tasks/{task_id} serves it, in the order of `tools`.' }),
+  },
+  { additionalProperties: false, description: 'The tasks one visit to /run stored, one per tool.' },
+)
+
+export const Comparison = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description:
+      'Two runs (or tasks) side by side: per tool, the checks whose verdict changed, new and fixed failures, the identity values that changed (user agent, JA4, HTTP/2 fingerprint, visitor id, canvas and audio hashes), and whether both were judged under one ruleset (docs/api.md, "Compare two runs").',
+  },
+)
+
 export const SignalsSubmission = Type.Object(
   {
     signals: Type.Optional(
@@ -235,6 +255,8 @@ export function apiComponents(): Record<string, TSchema> {
     CreateTaskBody,
     TaskCreated,
     Task,
+    Run,
+    Comparison,
     ...resultsComponents(),
     PlanInput,
     Plan,

@@ -52,6 +52,7 @@ const rateLimit = { 'RateLimit-Policy': headerRef('RateLimit-Policy'), RateLimit
 
 // The texts POST /api/antibot/tasks answers with, from the one place that words them.
 const CREATE = 'Cannot create task'
+export const COMPARE_MISSING = 'Cannot compare: give base and head, each a run id or a task id (GET /api/antibot/compare?base=<id>&head=<id>)'
 const created = (f: SubmissionFailure) => submissionFailure(f, CREATE).error
 const invalid = (why: string) => created({ code: 'invalid', why })
 
@@ -112,6 +113,46 @@ export const getTask = operation({
       ...noStore,
     }),
     404: exactErrorResponse('No task exists for the given task_id.', ERROR_TEXT.taskNotFound, { ...rateLimit, ...noStore }),
+  },
+})
+
+const keyedRead = (what: string, notFound: string) => ({
+  security: [{ ApiKeyQuery: [] }, { ApiKeyBearer: [] }],
+  responses: {
+    200: { description: `${what}. This read was counted, once.`, headers: { ...rateLimit, ...noStore } },
+    401: exactErrorResponse('The API key is missing or not valid.', ERROR_TEXT.unauthorized, { 'WWW-Authenticate': headerRef('WWW-Authenticate'), ...noStore }),
+    403: exactErrorResponse('The key is inactive, expired, or has reached its request limit.', ERROR_TEXT.forbidden, { ...rateLimit, 'Retry-After': headerRef('Retry-After'), ...noStore }),
+    404: exactErrorResponse(notFound, ERROR_TEXT.taskNotFound, { ...rateLimit, ...noStore }),
+  },
+})
+
+const runRead = keyedRead('The run', 'No task of that run exists (the run page has not stored one yet, or the id is not a UUID): the task endpoint’s text.')
+export const getRun = operation({
+  operationId: 'getRun',
+  summary: 'Get a run',
+  description:
+    'Returns the tasks one visit to `/run` stored (one per tool), by the run id the page puts in `data-run`. The task endpoint’s key rules, texts and order (401, 403, 429, 404); a successful read counts as one request against the key’s monthly limit, however many tasks it returns, in the same atomic step as the key check.',
+  tags: ['Tasks'],
+  ...runRead,
+  responses: { ...runRead.responses, 200: { ...runRead.responses[200], content: json(schemaRef('Run')) } },
+})
+
+const pairRead = keyedRead('The comparison', 'One of the two ids is neither a run nor a task.')
+export const compareRuns = operation({
+  operationId: 'compareRuns',
+  summary: 'Compare two runs or tasks',
+  description:
+    '`base` and `head` are each a run id or a task id. Per tool: the checks whose verdict changed, new and fixed failures, the identity values that changed, and whether both sides were judged under one ruleset. Key rules and texts as for a task; a 400 when `base` or `head` is missing; a successful comparison counts as one request.',
+  tags: ['Tasks'],
+  parameters: [
+    { name: 'base', in: 'query', required: true, schema: { type: 'string', format: 'uuid' }, description: 'The earlier run or task.' },
+    { name: 'head', in: 'query', required: true, schema: { type: 'string', format: 'uuid' }, description: 'The later run or task.' },
+  ],
+  ...pairRead,
+  responses: {
+    ...pairRead.responses,
+    200: { ...pairRead.responses[200], content: json(schemaRef('Comparison')) },
+    400: errorResponse('`base` or `head` is missing.', { missing: { summary: 'No head', error: COMPARE_MISSING } }),
   },
 })
 

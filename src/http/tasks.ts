@@ -11,7 +11,7 @@ import { isUuid, uuidV4 } from '../core/ids'
 import { networkKey } from '../core/ip'
 import { extractApiKey, hashSecret, isWellFormedApiKey } from '../core/keys'
 import { secondsUntilReset } from '../core/month'
-import { decideFetch } from '../core/quota'
+import { decideFetch, type FetchDecision, type FetchObservation } from '../core/quota'
 import { rateLimitHeaders } from '../core/ratelimit'
 import { requestClientIp } from './client-ip'
 import { insertTaskUsingNonce } from '../../db/nonces'
@@ -45,7 +45,7 @@ export interface TaskHandlers {
 
 export function taskHandlers(deps: AppDeps): TaskHandlers {
   const { db, clock, random, trustedProxies, taskRateLimit, ipTruncate, signer, metrics } = deps
-  const missLimit = deps.taskMissLimit ?? DEFAULT_MISS_LIMIT
+  const refusal = { db, metrics, missLimit: deps.taskMissLimit ?? DEFAULT_MISS_LIMIT }
   const writer = taskWriter(db)
   const fetchTask = taskFetcher(db)
   return {
@@ -87,11 +87,8 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
       return jsonText(`{"task_id":"${id}"}`, 201)
     },
     async fetch(request, rawTaskId) {
-      const key = extractApiKey({ authorization: request.headers.get('authorization'), apikey: apikeyParameter(request.url) })
-      if (!key || !isWellFormedApiKey(key)) {
-        const f = fetchFailureStatus(key ? 'invalid_key' : 'missing_key')
-        return errorResponse(f.status, f.error, { ...NO_STORE, 'www-authenticate': 'Bearer' })
-      }
+      const key = requestApiKey(request)
+      if (typeof key !== 'string') return key
       const now = clock()
       const taskId = isUuid(rawTaskId) ? rawTaskId.toLowerCase() : null
       // A task whose served body this instance keeps is read without its results: they are
@@ -111,27 +108,55 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
           answer = signer.signed(t.task_id, source, () => taskJson({ ...t, results }))
         }
         const { body, signature } = answer
-        const headers = rateLimitHeaders(decision.limit, decision.used, now)
-        headers['cache-control'] = 'no-store'
+        const headers = readHeaders(decision.limit, decision.used, now)
         headers['jws-signature'] = signature
         return jsonText(body, 200, headers)
       }
-      // Only misses pay for a second statement; the happy path stays one round trip.
-      if (decision.code === 'not_found') await recordMiss(db, { keyId: obs.key!.id, policy: missLimit, now })
-      else if (decision.code === 'too_many_misses') metrics?.limited('task_misses')
-      else if (decision.code === 'limit') metrics?.limited('monthly_quota')
-      const f = fetchFailureStatus(decision.code, decision.retryAfterSeconds)
-      const headers: Record<string, string> = { ...NO_STORE }
-      if (decision.limit !== undefined) Object.assign(headers, rateLimitHeaders(decision.limit, decision.used ?? 0, now))
-      if (decision.code === 'limit') headers['retry-after'] = String(secondsUntilReset(now))
-      if (decision.code === 'too_many_misses') headers['retry-after'] = String(decision.retryAfterSeconds)
-      if (f.status === 401) headers['www-authenticate'] = 'Bearer'
-      return errorResponse(f.status, f.error, headers)
+      return refusedRead(refusal, decision, obs, now)
     },
   }
 }
 
 const NO_STORE = { 'cache-control': 'no-store' }
+
+/** The well-formed API key a keyed read carries, or the 401 to answer when it has none. */
+export function requestApiKey(request: Request): string | Response {
+  const key = extractApiKey({ authorization: request.headers.get('authorization'), apikey: apikeyParameter(request.url) })
+  if (key && isWellFormedApiKey(key)) return key
+  const f = fetchFailureStatus(key ? 'invalid_key' : 'missing_key')
+  return errorResponse(f.status, f.error, { ...NO_STORE, 'www-authenticate': 'Bearer' })
+}
+
+/** The headers of a counted read: the key's quota, never cached. */
+export function readHeaders(limit: number, used: number, now: Date): Record<string, string> {
+  const headers = rateLimitHeaders(limit, used, now)
+  headers['cache-control'] = 'no-store'
+  return headers
+}
+
+/**
+ * The answer to a keyed read that was refused (decideFetch): the spec's texts in its order, the
+ * quota headers, Retry-After where waiting helps. A miss (404) is recorded against the key's
+ * miss window: only misses pay for a second statement; the happy path stays one round trip.
+ */
+export async function refusedRead(
+  deps: Pick<AppDeps, 'db' | 'metrics'> & { missLimit: Parameters<typeof recordMiss>[1]['policy'] },
+  decision: Extract<FetchDecision<unknown>, { ok: false }>,
+  obs: FetchObservation<unknown>,
+  now: Date,
+): Promise<Response> {
+  const { db, metrics } = deps
+  if (decision.code === 'not_found') await recordMiss(db, { keyId: obs.key!.id, policy: deps.missLimit, now })
+  else if (decision.code === 'too_many_misses') metrics?.limited('task_misses')
+  else if (decision.code === 'limit') metrics?.limited('monthly_quota')
+  const f = fetchFailureStatus(decision.code, decision.retryAfterSeconds)
+  const headers: Record<string, string> = { ...NO_STORE }
+  if (decision.limit !== undefined) Object.assign(headers, rateLimitHeaders(decision.limit, decision.used ?? 0, now))
+  if (decision.code === 'limit') headers['retry-after'] = String(secondsUntilReset(now))
+  if (decision.code === 'too_many_misses') headers['retry-after'] = String(decision.retryAfterSeconds)
+  if (f.status === 401) headers['www-authenticate'] = 'Bearer'
+  return errorResponse(f.status, f.error, headers)
+}
 
 /**
  * The `apikey` query parameter as the API reads it: names and values decoded as

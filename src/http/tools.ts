@@ -5,7 +5,9 @@ import { TOOL_IDS, TOOLS, type ToolId } from '../../common/tools'
 import { IndexPage, NotFoundPage, ToolPage } from '../pages/tools'
 import { ReportFragment, type ReportResults } from '../pages/report'
 import { requestClientIp } from './client-ip'
-import { issueNonce } from '../../db/nonces'
+import { issueNonce, issueNonces } from '../../db/nonces'
+import { RunPage } from '../pages/run'
+import { uuidV4 } from '../core/ids'
 import { fileListenerEvidence } from '../listeners/https-requests'
 import { DEFAULT_PAGE_NONCE_LIMIT, generateNonce, NONCE_TTL_SECONDS } from '../core/nonce'
 import { networkKey } from '../core/ip'
@@ -49,6 +51,17 @@ export function toolsPages(deps: AppDeps) {
   if (deps.evidence?.dnsZone !== undefined) listenerData['data-dns-zone'] = deps.evidence.dnsZone
   // The index is the same for everyone: rendered once, then served from memory (src/http/rendered.ts).
   const index = renderedOnce(() => IndexPage({ assets }))
+  const runScript = assets.url(probeAsset('run'))
+  /** A page that runs probes: never cached, asks for the client hints, lets the probes reach the listeners. */
+  const probePageHeaders = (request: Request) => ({
+    ...HTML,
+    'cache-control': 'no-store',
+    'accept-ch': ACCEPT_CH,
+    'critical-ch': CRITICAL_CH,
+    'content-security-policy': toolPageCsp({ pageUrl: new URL(request.url), tlsPort: deps.evidence?.tlsPort, dnsZone: deps.evidence?.dnsZone }),
+    // The browsers' default, so the listeners see the Referer any site would get.
+    'referrer-policy': 'strict-origin-when-cross-origin',
+  })
   return new Elysia({ name: 'tools-pages' })
     .get('/', async () => new Response(await index.bytes(), { headers: HTML }))
     .get('/tools/:tool', async ({ params, request, server }) => {
@@ -70,17 +83,19 @@ export function toolsPages(deps: AppDeps) {
       // go under the nonce now, so the page needs no second connection to be judged on them.
       await fileListenerEvidence(db, request, nonce, clock(), clientIp)
       const page = await ToolPage({ tool, assets, script: scripts.get(tool.id)!, pageData: { 'data-nonce': nonce, 'data-turn-secret': turnSecret, ...listenerData }, credits: IP_DATA_TOOLS.has(tool.id) ? IP_DATA_ATTRIBUTIONS : [] })
-      return new Response(page, {
-        headers: {
-          ...HTML,
-          'cache-control': 'no-store',
-          'accept-ch': ACCEPT_CH,
-          'critical-ch': CRITICAL_CH,
-          'content-security-policy': toolPageCsp({ pageUrl: new URL(request.url), tlsPort: deps.evidence?.tlsPort, dnsZone: deps.evidence?.dnsZone }),
-          // The browsers' default, so the listeners see the Referer any site would get.
-          'referrer-policy': 'strict-origin-when-cross-origin',
-        },
-      })
+      return new Response(page, { headers: probePageHeaders(request) })
+    })
+    // The run page (issue 47): one nonce per tool, issued together under one run id, each with
+    // this navigation's listener records, as if each tool's own page had been loaded.
+    .get('/run', async ({ request, server }) => {
+      const runId = uuidV4(random)
+      const pages = TOOL_IDS.map((tool) => ({ tool, nonce: generateNonce(random), turnSecret: randomBase62(random, 24) }))
+      const clientIp = requestClientIp(server, request, trustedProxies)
+      const network = hashSecret(networkKey(clientIp))
+      await issueNonces(db, { pages, runId, now: clock(), ttlSeconds: NONCE_TTL_SECONDS, clientIp, network, maxUnused: Math.max(pageNonceLimit, pages.length) })
+      for (const p of pages) await fileListenerEvidence(db, request, p.nonce, clock(), clientIp)
+      const page = await RunPage({ assets, script: runScript, runId, pages, pageData: listenerData, credits: IP_DATA_ATTRIBUTIONS })
+      return new Response(page, { headers: probePageHeaders(request) })
     })
     .post(
       '/tools/:tool/report',

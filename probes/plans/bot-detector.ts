@@ -1,0 +1,75 @@
+import { patient } from '../core/collect'
+import { definePlan, type ToolPlan } from '../core/runner'
+import { animationFrames } from '../signals/animation-frames'
+import { apiLies } from '../signals/api-lies'
+import { automationGlobals } from '../signals/automation-globals'
+import { canvasNoise } from '../signals/canvas-noise'
+import { cdpRuntime } from '../signals/cdp-runtime'
+import { chromeObject } from '../signals/chrome-object'
+import { iframeProxy } from '../signals/iframe-proxy'
+import { jsEngine } from '../signals/js-engine'
+import { navigationRateLimit } from '../signals/navigation-rate-limit'
+import { navigatorIdentity } from '../signals/navigator-identity'
+import { notificationPermission } from '../signals/notification-permission'
+import { plugins } from '../signals/plugins'
+import { pointerMedia } from '../signals/pointer-media'
+import { iframeScope, pageScope, workerScope } from '../signals/scope-snapshot'
+import { screenMetrics } from '../signals/screen'
+import { sharedWorkerUa } from '../signals/shared-worker-ua'
+import { FRAME_TIMEOUT_MS, storagePartition } from '../signals/storage-partition'
+import { watchInputPacing } from '../signals/input-pacing'
+import { watchStackLeaks } from '../signals/stack-leaks'
+import { tlsEvidence } from '../signals/tls-evidence'
+import { webdriverFlag } from '../signals/webdriver'
+import { webglGpu } from '../signals/webgl-gpu'
+import { windowMetrics } from '../signals/window-metrics'
+
+/** bot-detector's sources, made when its run starts (they read the page's nonce then). */
+export function botDetectorPlan(): ToolPlan {
+  // The DOM lookups are wrapped first, before anything else runs, so that code evaluated by a
+  // driver while the tests run is seen (signals/stack-leaks.ts), and the pointer is watched from
+  // the start (signals/input-pacing.ts); both report what they saw until the page submits. The
+  // lie tests come first in the registry: they must see the APIs as the page received them.
+  const stack = watchStackLeaks()
+  const input = watchInputPacing()
+
+  return definePlan('bot-detector', {
+    lies: apiLies,
+    webdriver: webdriverFlag,
+    cdp: cdpRuntime,
+    // Placeholders, replaced as the page submits (below) with what was seen until then.
+    stack: () => ({ hooked: 0, calls: 0, frames: [], reads: [] }),
+    // …the input one once the pointer is still or probed (at once when nobody moves it).
+    input: async () => {
+      await input.settled()
+      return { coalescing: false, moves: 0, raw: 0, wheels: 0, blocks: [] }
+    },
+    globals: automationGlobals,
+    navigator: navigatorIdentity,
+    page: pageScope,
+    iframe: iframeScope,
+    worker: workerScope,
+    sharedWorker: sharedWorkerUa,
+    iframeProxy,
+    chrome: chromeObject,
+    notification: notificationPermission,
+    plugins,
+    engine: jsEngine,
+    webgl: webglGpu,
+    canvas: canvasNoise,
+    screen: screenMetrics,
+    window: () => windowMetrics(),
+    frames: () => animationFrames(),
+    pointer: () => pointerMedia(),
+    navRate: () => navigationRateLimit(),
+    // As patient as the workers: the nested frame may take seconds to load on a busy machine.
+    partition: patient(() => storagePartition(), FRAME_TIMEOUT_MS + 500),
+    tlsEvidence,
+  }, {
+    extra(signals) {
+      const watched = { stack: stack.stop(), input: input.stop() }
+      for (const [name, value] of Object.entries(watched)) signals[name] = { ok: true, value, ms: (signals[name] as { ms?: number } | undefined)?.ms ?? 0 }
+      return {}
+    },
+  })
+}

@@ -49,7 +49,8 @@ describe('a missing or broken probe bundle stops the start', () => {
 describe('the real probe bundles', () => {
   test('carry no schema library: probes import only types from common/signals', async () => {
     const probes = (await buildAssets()).filter((f) => f.name.startsWith('probes/'))
-    expect(probes.map((f) => f.name).sort()).toEqual(TOOL_IDS.map((t) => `probes/${t}.js`).sort())
+    // One bundle per tool page, and the run page's (every tool's plan).
+    expect(probes.map((f) => f.name).sort()).toEqual([...TOOL_IDS, 'run'].map((t) => `probes/${t}.js`).sort())
     // TypeBox brands every schema with Symbol.for('TypeBox.Kind'); a bundle that has it imported a
     // value from a schema module (common/signals/*) and grew by ~11 KB gzip.
     for (const f of probes) expect(new TextDecoder().decode(f.body).includes('TypeBox.Kind'), `${f.name} bundles TypeBox`).toBe(false)

@@ -13,7 +13,7 @@ import { probeAsset, type AssetFile } from './http/assets'
 const root = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url))
 
 /**
- * The probe entry files (one per tool page, and any shared worker) in `dir`; throws naming the
+ * The probe entry files (one per tool page, the run page's, and any shared worker) in `dir`; throws naming the
  * first tool without one.
  */
 export function probeEntries(dir: string): string[] {

@@ -97,6 +97,19 @@ describe('the service over its HTTPS listener, default configuration', () => {
     expect(task.results.server.evidence.map((e) => e.kind)).toEqual(['tls', 'http2', 'tls', 'http2'])
   })
 
+  test('a second page on one connection is timed again as it comes: its PINGs added to the connection\'s first ones', async () => {
+    // Two URLs on one curl: the second page's navigation reuses the first one's connection.
+    const second = await curl(['--http2', `${server.tlsUrl}/tools/tls-fingerprint`, '-o', '/dev/null', `${server.tlsUrl}/tools/vpn-detector`])
+    const nonce = /data-nonce="([a-z2-7]{26})"/.exec(second)![1]!
+    const created = JSON.parse(await curl(['--http2', '-X', 'POST', `${server.tlsUrl}/api/antibot/tasks`, '-H', 'content-type: application/json', '-d', JSON.stringify({ tool: 'vpn-detector', results: {}, nonce })])) as { task_id: string }
+    const task = (await (await fetch(`${server.baseUrl}/api/antibot/tasks/${created.task_id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as Task
+    const h2 = task.results.server.evidence.find((e) => e.kind === 'http2')!.data as { path: string; rtt: { ping_samples: number[]; h2_ping_rtt_ms: number } }
+    expect(h2.path).toBe('/tools/vpn-detector')
+    // The connection's three, taken at its start, and three more for this page.
+    expect(h2.rtt.ping_samples).toHaveLength(6)
+    expect(h2.rtt.h2_ping_rtt_ms).toBe(Math.min(...h2.rtt.ping_samples))
+  })
+
   test('X-Forwarded-For from a peer that is not a trusted proxy is ignored', async () => {
     const task = await taskFrom(server, key, server.tlsUrl!, '--http2', ['-H', 'X-Forwarded-For: 8.8.8.8'])
     expect(task.ip_address).toBe('127.0.0.1')

@@ -154,14 +154,25 @@ export function serveH2(o: ServeOptions, conn: Connection, tls: TLSSocket, recor
   server.on('sessionError', () => conn.raw.destroy())
   server.on('request', (req: Http2ServerRequest, res: Http2ServerResponse) => {
     const streamId = (req.stream as { id?: number } | undefined)?.id
+    const first = streamId === start.headers.streamId
+    // A later request on this connection (a page that reuses the side connection an earlier
+    // page opened, or the run page's tools one after another) is timed again as it comes: the
+    // connection's first PINGs were answered while the browser was busy with another page,
+    // which is that moment's load, not this page's path. Taken once per request, added to the
+    // first ones (the fastest counts: a relay lengthens every one of them).
+    let own: Promise<number[]> | undefined
+    const requestPings = () => {
+      own ??= first || !session ? pings : Promise.all([pings, sessionPings(session)]).then(([a, b]) => [...a, ...b])
+      return own
+    }
     const records = async (): Promise<ConnectionRecords> => {
-      const rtt = rttRecord(conn.tcpRttMicros, await pings, 'h2')
+      const rtt = rttRecord(conn.tcpRttMicros, await requestPings(), 'h2')
       // The first request's header order is the one parsed off the wire; later ones come
       // from node:http2's rawHeaders, which keep the order they were sent in.
-      const own: Http2Record = streamId === start.headers.streamId ? base : { ...base, header_order: rawNames(req.rawHeaders).filter((n) => !n.startsWith(':')), path: req.url, user_agent: firstHeader(req.headers['user-agent']) ?? null }
+      const ownRecord: Http2Record = first ? base : { ...base, header_order: rawNames(req.rawHeaders).filter((n) => !n.startsWith(':')), path: req.url, user_agent: firstHeader(req.headers['user-agent']) ?? null }
       return [
         ['tls', record],
-        ['http2', { ...own, rtt }],
+        ['http2', { ...ownRecord, rtt }],
       ]
     }
     // After the rest of this read: a RST_STREAM right behind the HEADERS has been seen by then.

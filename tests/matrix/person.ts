@@ -74,6 +74,16 @@ class BrowserExited extends Error {}
 /** How a person reaches a page after the first: typing its address, or reloading the one shown. */
 export type Step = { tool: string; how: 'type' } | { tool: string; how: 'reload' }
 
+/** A step's `tool` that means the run page (/run): every tool in one visit. */
+export const RUN_PAGE = 'run'
+/** The tool the run page stores last (probes/entries/run.ts: bot-detector first, then the tools' order). */
+const RUN_LAST = TOOLS.at(-1)!.id
+
+/** What browsing /run gave: each tool's task id (a tool missing: it stored none). */
+export interface RunTasks {
+  run: Record<string, string>
+}
+
 /**
  * Starts the browser on `display` as `launch` says (on one tool's page), waits for the task of
  * `tool` it submits, stops the browser and returns the task id. A browser that exits before
@@ -85,7 +95,8 @@ export type Step = { tool: string; how: 'type' } | { tool: string; how: 'reload'
 export async function visit(ctx: MatrixContext, what: string, launch: Launch, tool: string, display: string): Promise<string> {
   const [first] = await browse(ctx, what, launch, tool, [], display)
   if (first instanceof Error) throw first
-  return first!
+  if (typeof first !== 'string') throw new Error(`${what}: a run where a page was expected`)
+  return first
 }
 
 /**
@@ -94,6 +105,7 @@ export async function visit(ctx: MatrixContext, what: string, launch: Launch, to
  * the keyboard (./keyboard.ts) — each waited for until its page has submitted its task. Returns
  * one task id per page in order; a step whose task did not come is its Error, and the steps
  * after it are not taken (the browser is in no known state). The browser is stopped at the end.
+ * A step to RUN_PAGE types the run page's address and gives every tool's task of that run.
  */
 export async function browse(
   ctx: MatrixContext,
@@ -103,7 +115,7 @@ export async function browse(
   steps: readonly Step[],
   display: string,
   hooks: { beforeStep?(step: Step): Promise<Step> } = {},
-): Promise<Array<string | Error>> {
+): Promise<Array<string | Error | RunTasks>> {
   const before = new Set(await listTaskIds(ctx, tool))
   let session: BrowserSession
   try {
@@ -117,13 +129,22 @@ export async function browse(
       return [errorOf(e2)]
     }
   }
-  const tasks: Array<string | Error> = [session.task]
+  const tasks: Array<string | Error | RunTasks> = [session.task]
   try {
     for (const planned of steps) {
       const step = hooks.beforeStep ? await hooks.beforeStep(planned) : planned
+      const label = `${what}, ${step.how === 'type' ? 'typed' : 'reloaded'} ${step.tool}`
+      if (step.tool === RUN_PAGE) {
+        try {
+          tasks.push(await runPage(ctx, session, display, label))
+        } catch (e) {
+          tasks.push(new Error(`${errorOf(e).message} (windows: ${(await windowTitles(display)).map((t) => JSON.stringify(t)).join(', ') || 'none'})`))
+          break
+        }
+        continue
+      }
       const seen = new Set(await listTaskIds(ctx, step.tool))
       const address = `${ctx.pageOrigin ?? ctx.baseUrl}/tools/${step.tool}`
-      const label = `${what}, ${step.how === 'type' ? 'typed' : 'reloaded'} ${step.tool}`
       try {
         if (step.how === 'type') await typeAddress(display, address)
         else await reload(display)
@@ -150,6 +171,32 @@ export async function browse(
 }
 
 const errorOf = (e: unknown) => (e instanceof Error ? e : new Error(String(e)))
+
+/**
+ * The person types the run page's address and waits until it has stored its last tool's task;
+ * every task the server did not have before is the run's (a lane's server has one visitor at
+ * a time). Typed again, once, when the browser never showed the page.
+ */
+async function runPage(ctx: MatrixContext, session: BrowserSession, display: string, label: string): Promise<RunTasks> {
+  const seen = new Map(await Promise.all(TOOLS.map(async (t) => [t.id, new Set(await listTaskIds(ctx, t.id))] as const)))
+  const address = `${ctx.pageOrigin ?? ctx.baseUrl}/${RUN_PAGE}`
+  await typeAddress(display, address)
+  await session.next(RUN_LAST, seen.get(RUN_LAST)!, label).catch(async (e: unknown) => {
+    if (e instanceof BrowserExited || (await windowTitles(display)).some((t) => t.includes(`${RUN_TITLE} · Antibot`))) throw e
+    console.error(`matrix: ${label}: the browser did not go there (windows: ${(await windowTitles(display)).join(' | ')}); typing it again`)
+    await typeAddress(display, address)
+    return await session.next(RUN_LAST, seen.get(RUN_LAST)!, `${label} (typed again)`)
+  })
+  const run: Record<string, string> = {}
+  for (const t of TOOLS) {
+    const fresh = (await listTaskIds(ctx, t.id)).find((id) => !seen.get(t.id)!.has(id))
+    if (fresh) run[t.id] = fresh
+  }
+  return { run }
+}
+
+/** The run page's title (src/pages/run.tsx). */
+const RUN_TITLE = 'Every test in one run'
 
 /** Whether a window of the display shows `tool`'s page (its title, `<tool title> · Antibot`). */
 async function showing(display: string, tool: string): Promise<boolean> {

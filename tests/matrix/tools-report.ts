@@ -11,8 +11,8 @@ export type VisitorKind = 'person' | 'spoofer'
 /** One tool page as one visitor got it: its task's score and findings, or why there is none. */
 export interface Cell {
   tool: string
-  /** How the visitor reached the page: its browser's first page, typed after another, or reloaded. */
-  how?: 'first' | 'typed' | 'reload'
+  /** How the visitor reached the page: its browser's first page, typed after another, reloaded, or in the run page (/run). */
+  how?: 'first' | 'typed' | 'reload' | 'run'
   score: number | null
   failed: string[]
   warned: string[]
@@ -43,7 +43,7 @@ export function caughtBy(col: Pick<Column, 'cells'>): string[] {
 
 /** What fails the run for this visitor, one line each (empty when it passes). */
 export function columnProblems(col: Column): string[] {
-  if (col.kind === 'person') return col.cells.flatMap((c) => (personProblem(c) ? [`${col.id} on ${c.tool}${c.how === 'reload' ? ' (reloaded)' : ''}: ${personProblem(c)}`] : []))
+  if (col.kind === 'person') return col.cells.flatMap((c) => (personProblem(c) ? [`${col.id} on ${c.tool}${c.how === 'reload' ? ' (reloaded)' : c.how === 'run' ? ' (in /run)' : ''}: ${personProblem(c)}`] : []))
   const errors = col.cells.filter((c) => c.error !== null).map((c) => `${col.id} on ${c.tool}: no result: ${c.error}`)
   const caught = caughtBy(col)
   return caught.length >= SPOOFER_MIN_CAUGHT ? errors : [...errors, `${col.id}: caught by ${caught.length} tools (${caught.join(', ') || 'none'}), expected at least ${SPOOFER_MIN_CAUGHT}`]
@@ -61,19 +61,31 @@ function cellText(c: Cell | undefined, kind: VisitorKind): string {
   return parts.join('<br>')
 }
 
+/** The run page's tasks of a visitor in one cell: how many were fine, and each one that was not. */
+function runText(col: Column): string {
+  const cells = col.cells.filter((c) => c.how === 'run')
+  if (!cells.length) return '—'
+  const bad = cells.filter((c) => (col.kind === 'person' ? personProblem(c) !== null : c.error !== null))
+  const scores = cells.filter((c) => c.score !== null).map((c) => c.score!)
+  const head = `${cells.length - bad.length} of ${cells.length} fine${scores.length ? `, scores ${Math.min(...scores)}–${Math.max(...scores)}` : ''}`
+  return [head, ...bad.map((c) => `${c.tool}: ${cellText(c, col.kind).replace(/<br>/g, '; ')}`)].join('<br>')
+}
+
 /**
  * Tool × visitor: score (✗ a person's problem, ⚑ a tool that caught a spoofer, ① the visitor's
- * first page), failed and warned check ids; then the page each person reloaded.
+ * first page), failed and warned check ids; then the page each person reloaded, and the run
+ * page's tasks.
  */
 export function toolsTable(tools: readonly string[], cols: readonly Column[]): string {
   const lines = [`| tool | ${cols.map((c) => esc(c.id)).join(' | ')} |`, `|---|${cols.map(() => '---').join('|')}|`]
   const first = (c: Cell | undefined) => (c?.how === 'first' ? ' ①' : '')
   for (const tool of tools) {
-    lines.push(`| ${tool} | ${cols.map((col) => { const c = col.cells.find((x) => x.tool === tool && x.how !== 'reload'); return `${cellText(c, col.kind)}${first(c)}` }).join(' | ')} |`)
+    lines.push(`| ${tool} | ${cols.map((col) => { const c = col.cells.find((x) => x.tool === tool && x.how !== 'reload' && x.how !== 'run'); return `${cellText(c, col.kind)}${first(c)}` }).join(' | ')} |`)
   }
   if (cols.some((col) => col.cells.some((c) => c.how === 'reload'))) {
     lines.push(`| *reloaded* | ${cols.map((col) => { const c = col.cells.find((x) => x.how === 'reload'); return c ? `${c.tool}: ${cellText(c, col.kind)}` : '—' }).join(' | ')} |`)
   }
+  if (cols.some((col) => col.cells.some((c) => c.how === 'run'))) lines.push(`| *in /run* | ${cols.map((col) => runText(col)).join(' | ')} |`)
   const foot = cols.map((col) => (col.kind === 'spoofer' ? `caught by ${caughtBy(col).length}` : columnProblems(col).length ? `${columnProblems(col).length} problem(s)` : 'ok'))
   lines.push(`| **result** | ${foot.join(' | ')} |`)
   return lines.join('\n')

@@ -11,7 +11,8 @@
 // first page for someone, and each page the wire checks judge is one for Chromium over HTTPS),
 // then each next tool's address is typed into the address bar (a second page on the warm
 // connection, with the cookies and client hints of the pages before), and the second page is
-// reloaded once. Spoofers are Playwright with Apify's fingerprint-injector wearing a Windows
+// reloaded once; last, the person types the run page's address (/run: every tool in one
+// visit), whose 14 tasks are judged as the pages' are. Spoofers are Playwright with Apify's fingerprint-injector wearing a Windows
 // and a macOS Chrome fingerprint on this Linux machine.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -21,7 +22,7 @@ import { fileURLToPath } from 'node:url'
 import { TOOL_IDS } from '../../common/tools'
 import { startServer } from '../support/server'
 import { injectedFingerprint, playwrightTask } from './clients'
-import { BROWSER_PATHS, browse, browserVersions, PEOPLE, type PersonContext, type Step } from './person'
+import { BROWSER_PATHS, browse, browserVersions, PEOPLE, RUN_PAGE, type PersonContext, type Step } from './person'
 import { columnProblems, toolsTable, type Cell, type Column, type VisitorKind } from './tools-report'
 import { matrixCa, matrixTransports, originOf, tlsServerEnv, type Transport } from './transports'
 import { startXvfb } from './xvfb'
@@ -72,10 +73,12 @@ function person(id: keyof typeof PEOPLE): Visitor {
       const order = [first, ...tools.filter((t) => t !== first)]
       // The pages in the order the person reaches them: the first, the second typed, the second
       // reloaded, then each further one typed.
+      // Last, the run page (/run): every tool once more, in one visit.
       const plan: Array<{ tool: string; how: NonNullable<Cell['how']> }> = [
         { tool: order[0]!, how: 'first' },
         ...(order[1] ? [{ tool: order[1], how: 'typed' as const }, { tool: order[1], how: 'reload' as const }] : []),
         ...order.slice(2).map((tool) => ({ tool, how: 'typed' as const })),
+        ...(tools.length === TOOL_IDS.length ? [{ tool: RUN_PAGE, how: 'run' as const }] : []),
       ]
       const xvfb = await startXvfb()
       try {
@@ -83,12 +86,21 @@ function person(id: keyof typeof PEOPLE): Visitor {
         // it again on the next page, as a first page.
         for (let at = 0; at < plan.length; ) {
           const start = plan[at]!
+          if (start.tool === RUN_PAGE) {
+            // The pages before it failed: the run page is not anyone's first page here.
+            for (const tool of TOOL_IDS) await done(tool, new Error('the run page was not reached: the page before it did not submit'), 'run')
+            break
+          }
           const steps: Step[] = plan.slice(at + 1).map(({ tool, how }) => (how === 'reload' ? { tool, how: 'reload' } : { tool, how: 'type' }))
           const launch = p.launch(ctx, `${ctx.pageOrigin}/tools/${start.tool}`, join(ctx.dir, `profile-${at}`))
           const tasks = await browse(ctx, p.browser, launch, start.tool, steps, xvfb.display)
           for (const [k, task] of tasks.entries()) {
             const page = plan[at + k]!
-            await done(page.tool, task, k === 0 ? 'first' : page.how)
+            if (typeof task === 'object' && 'run' in task) {
+              for (const tool of TOOL_IDS) await done(tool, task.run[tool] ?? new Error('the run stored no task for this tool'), 'run')
+            } else if (page.tool === RUN_PAGE) {
+              for (const tool of TOOL_IDS) await done(tool, task instanceof Error ? task : new Error(String(task)), 'run')
+            } else await done(page.tool, task, k === 0 ? 'first' : page.how)
           }
           at += Math.max(1, tasks.length)
           // After a failed page, its reload (if it comes next) has nothing to reload.
@@ -194,7 +206,7 @@ async function main(): Promise<number> {
             }
           }
           col.cells.push(cell)
-          console.error(`tools matrix: ${id} (${transport}) ${tool}${how === 'reload' ? ' reloaded' : how === 'first' ? ' (first page)' : ''}: ${cell.score ?? cell.error}${cell.failed.length ? ` fail ${cell.failed.join(',')}` : ''}${cell.warned.length ? ` warn ${cell.warned.join(',')}` : ''}`)
+          console.error(`tools matrix: ${id} (${transport}) ${tool}${how === 'reload' ? ' reloaded' : how === 'first' ? ' (first page)' : how === 'run' ? ' in /run' : ''}: ${cell.score ?? cell.error}${cell.failed.length ? ` fail ${cell.failed.join(',')}` : ''}${cell.warned.length ? ` warn ${cell.warned.join(',')}` : ''}`)
         })
       } catch (e) {
         // A visitor that could not start at all: every tool it did not reach is an error.

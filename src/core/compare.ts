@@ -125,18 +125,18 @@ interface IdentityDef {
 
 /** Where each identity value lives in stored results (the tools' `addSections`). */
 export const IDENTITY: readonly IdentityDef[] = [
-  { id: 'user_agent', name: 'User agent', tool: null, read: (t) => (t.user_agent === '' ? null : t.user_agent) },
+  { id: 'user_agent', tool: null, name: 'User agent', read: (t) => (t.user_agent === '' ? null : t.user_agent) },
   // src/core/tools/tls-fingerprint.ts: tls.ja4 and http2.akamai, null when the handshake was not seen.
-  { id: 'ja4', name: 'JA4', tool: 'tls-fingerprint', read: (t) => member(t.results, 'tls', 'ja4') },
-  { id: 'http2', name: 'HTTP/2 fingerprint (Akamai)', tool: 'tls-fingerprint', read: (t) => member(t.results, 'http2', 'akamai') },
+  { id: 'ja4', tool: 'tls-fingerprint', name: 'JA4', read: (t) => member(t.results, 'tls', 'ja4') },
+  { id: 'http2', tool: 'tls-fingerprint', name: 'HTTP/2 fingerprint (Akamai)', read: (t) => member(t.results, 'http2', 'akamai') },
   // src/core/tools/browser-fingerprint.ts: the hash of the stable components.
-  { id: 'visitor_id', name: 'Visitor id', tool: 'browser-fingerprint', read: (t) => member(t.results, 'fingerprint', 'visitorId') },
+  { id: 'visitor_id', tool: 'browser-fingerprint', name: 'Visitor id', read: (t) => member(t.results, 'fingerprint', 'visitorId') },
   // canvas-fingerprint's canvas.hash is null when the pixels were noised or blocked; bot-detector's
   // is "farbled" then, and empty when the canvas could not be read.
-  { id: 'canvas_hash', name: 'Canvas hash', tool: 'canvas-fingerprint', read: (t) => member(t.results, 'canvas', 'hash') },
-  { id: 'canvas_hash', name: 'Canvas hash', tool: 'bot-detector', read: (t) => member(t.results, 'canvas', 'hash') },
+  { id: 'canvas_hash', tool: 'canvas-fingerprint', name: 'Canvas hash', read: (t) => member(t.results, 'canvas', 'hash') },
+  { id: 'canvas_hash', tool: 'bot-detector', name: 'Canvas hash', read: (t) => member(t.results, 'canvas', 'hash') },
   // src/core/tools/audio-fingerprint.ts: the FingerprintJS audio sum (a number), null when noised.
-  { id: 'audio_sum', name: 'Audio fingerprint (sum)', tool: 'audio-fingerprint', read: (t) => member(t.results, 'audio', 'sum') },
+  { id: 'audio_sum', tool: 'audio-fingerprint', name: 'Audio fingerprint (sum)', read: (t) => member(t.results, 'audio', 'sum') },
 ]
 
 interface CheckLike {

@@ -130,11 +130,14 @@ test.describe('with the TLS evidence listener (TLS_PORT=0): TCP-handshake RTT ag
 
   const launch = launchTrustingChromium
 
-  test('plain headless Chromium: the two round trips agree, rtt-vs-tcp-handshake passes', async () => {
+  test('plain headless Chromium: the two round trips are measured and judged, and a direct browser is not failed', async () => {
     const browser = await launch()
     try {
       const { task, verdicts } = await run(await browser.newPage(), tlsServer, tlsKey)
-      expect(verdicts['rtt-vs-tcp-handshake']).toBe('pass')
+      // On loopback the two agree (pass); a machine too busy to answer a PING at once may make
+      // it a warning (seen beside stress-ng and a second test run), never a failure: that is
+      // timing, which a test does not assert.
+      expect(['pass', 'warn']).toContain(verdicts['rtt-vs-tcp-handshake'])
       const h2 = task.results.server.evidence?.find((e) => e.kind === 'http2')?.data
       const rtt = h2?.rtt as { tcp_rtt_ms: number; h2_ping_rtt_ms: number; ping_samples: number[]; transport: string }
       expect(rtt).toMatchObject({ transport: 'h2' })

@@ -104,9 +104,12 @@ async function stunClient(serverPort: number) {
     })
   return {
     async ask(bytes: Uint8Array): Promise<StunMessage | null> {
-      // A retransmission is harmless: the listener files each (kind, nonce, source) once.
-      for (let i = 0; i < 3; i++) {
-        const m = await askOnce(bytes, 1500)
+      // A retransmission is harmless: the listener files each (kind, nonce, source) once. Each
+      // wait is longer than the last, as a STUN client's retransmission timer (RFC 8489 §6.2.1):
+      // a verified Allocate waits on the database, which a busy machine answers late (all 20 at
+      // once went unanswered within 3 × 1.5 s beside stress-ng and a second test run).
+      for (const ms of [1500, 3000, 6000, 12_000]) {
+        const m = await askOnce(bytes, ms)
         if (m) return m
       }
       return null

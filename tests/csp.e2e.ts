@@ -5,10 +5,18 @@
 // through htmx — runs without a single CSP violation. Violations are collected three ways: the
 // DevTools protocol's ContentSecurityPolicyIssue (covers frames and workers), console errors,
 // and `securitypolicyviolation` events in every frame. A control test shows the collector sees
-// a violation when there is one.
+// a violation when there is one. And Firefox ESR, as a person starts it: bot-detector's nested
+// frame loads under its data: frame (which inherits the page's policy, and where Firefox matches
+// 'self' against the data: frame's opaque origin, so the policy names /probe/frame).
 
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import { TOOL_IDS } from '../common/tools'
+import { BROWSER_PATHS, PEOPLE, visit } from './matrix/person'
+import { startXvfb } from './matrix/xvfb'
+import { requirePrerequisite } from './support/prerequisites'
 import { launchTrustingChromium } from './support/chromium'
 import { startServer, type RunningServer } from './support/server'
 import { uniqueEmail } from './support/unique'
@@ -130,6 +138,26 @@ for (const tool of TOOL_IDS) {
     await w.page.context().close()
   })
 }
+
+test('bot-detector in Firefox ESR as a person starts it: /probe/frame loads under the data: frame', async () => {
+  test.setTimeout(90_000)
+  requirePrerequisite(!existsSync(BROWSER_PATHS.firefox) && `Firefox ESR at ${BROWSER_PATHS.firefox} (tests/gate.sh installs firefox-esr; FIREFOX_PATH points elsewhere)`)
+  const dir = mkdtempSync(join(tmpdir(), 'antibot-csp-ff-'))
+  const xvfb = await startXvfb()
+  try {
+    const ctx = { pageUrl: '', baseUrl: server.baseUrl, adminToken: server.adminToken, chromium: '', chromedriver: '', ...BROWSER_PATHS, dir, timeoutMs: 30_000 }
+    const p = PEOPLE['person-firefox']!
+    const id = await visit(ctx, p.browser, p.launch(ctx, `${server.baseUrl}/tools/bot-detector`, join(dir, 'profile')), 'bot-detector', xvfb.display)
+    const res = await fetch(`${server.baseUrl}/api/antibot/tasks/${id}`, { headers: { authorization: `Bearer ${key}` } })
+    const task = (await res.json()) as { results: { signals: Record<string, unknown> } }
+    // With 'self' alone Firefox never asked for the frame: the probe waited out its 10 s (timeout).
+    // Firefox partitions it under Enhanced Tracking Protection, on by default.
+    expect(task.results.signals.partition).toMatchObject({ ok: true, value: { state: 'partitioned' } })
+  } finally {
+    await xvfb.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
 
 test('the dashboard: sign up, create a key through htmx, no violation', async () => {
   const w = await watchedPage()

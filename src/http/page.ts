@@ -32,6 +32,9 @@ const PAGE_DIRECTIVES = {
 /** The policy of every HTML page that runs no probe: the index, the docs, the account pages, the 404 page. */
 export const PAGE_CSP = cspText(PAGE_DIRECTIVES)
 
+/** Where the storage-partition probe's nested frame is served (src/http/tools.ts). */
+export const PROBE_FRAME_PATH = '/probe/frame'
+
 /** GET /probe/frame: holds and runs nothing, and any site may frame it (no frame-ancestors). */
 export const PROBE_FRAME_CSP = cspText({ 'default-src': ["'none'"], 'base-uri': ["'none'"], 'form-action': ["'none'"] })
 
@@ -44,7 +47,11 @@ function isLoopbackHost(hostname: string): boolean {
 /**
  * The policy of a tool page, for its probe bundle (/assets, this origin) and what the probes do:
  * - workers and a SharedWorker started from blob: URLs (worker-src blob:);
- * - a data: frame holding /probe/frame, and about:blank/srcdoc frames (frame-src 'self' data:);
+ * - a data: frame holding /probe/frame, and about:blank/srcdoc frames (frame-src 'self' data:).
+ *   The data: frame inherits this policy, and Firefox then matches 'self' against the frame's
+ *   own opaque origin: /probe/frame named on any host and port (FRAME_SRC; behind a proxy the
+ *   service cannot know the ones the browser used) is what lets it load there (with 'self'
+ *   alone, Firefox never requested it and the probe waited out its 10 s);
  * - fetches to the TLS evidence listener on its own port, `https://<the page's host>:<TLS_PORT>`
  *   (written `https://*:<port>`: behind a proxy the service cannot know the host name the
  *   browser used), and loads of `https://<nonce>-<n>.<DNS_ZONE>/` whose DNS lookups are the
@@ -53,6 +60,9 @@ function isLoopbackHost(hostname: string): boolean {
  *   on the page's own port (`<scheme>://*:<port>`, since CSP cannot name an IPv6 literal).
  * WebRTC (STUN/TURN) is not governed by CSP. No probe calls eval or new Function.
  */
+/** A tool page's frame-src (toolPageCsp says why /probe/frame is named). */
+const FRAME_SRC = ["'self'", 'data:', `https://*:*${PROBE_FRAME_PATH}`, `http://*:*${PROBE_FRAME_PATH}`]
+
 export function toolPageCsp(opts: { pageUrl: URL; tlsPort?: number | undefined; dnsZone?: string | undefined }): string {
   const connect: string[] = ["'self'"]
   const img: string[] = [...PAGE_DIRECTIVES['img-src']]
@@ -67,7 +77,7 @@ export function toolPageCsp(opts: { pageUrl: URL; tlsPort?: number | undefined; 
     'img-src': img,
     'connect-src': connect,
     'worker-src': ["'self'", 'blob:'],
-    'frame-src': ["'self'", 'data:'],
+    'frame-src': FRAME_SRC,
   })
 }
 

@@ -16,7 +16,7 @@ import { probeAsset } from './assets'
 import { renderedOnce } from './rendered'
 import type { AppDeps } from './deps'
 import { errorResponse } from './json'
-import { PROBE_FRAME_CSP, toolPageCsp } from './page'
+import { PROBE_FRAME_CSP, PROBE_FRAME_PATH, toolPageCsp } from './page'
 import { readSubmission, submissionFailure } from './submission'
 import { IP_DATA_ATTRIBUTIONS } from '../evidence/ipdb'
 import { IP_DATA_TOOLS } from '../core/tools/ip-intel'
@@ -115,7 +115,7 @@ export function toolsPages(deps: AppDeps) {
     // (probes/signals/storage-partition.ts), framed under a data: frame: the one page here
     // any site may frame, since it holds nothing and does nothing.
     // Its policy has no frame-ancestors, and it gets no X-Frame-Options (src/http/page.ts).
-    .get('/probe/frame', () => new Response(PROBE_FRAME, { headers: { ...HTML, 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff', 'content-security-policy': PROBE_FRAME_CSP } }), { detail: { hide: true } })
+    .get(PROBE_FRAME_PATH, () => new Response(PROBE_FRAME, { headers: { ...HTML, 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff', 'content-security-policy': PROBE_FRAME_CSP } }), { detail: { hide: true } })
 }
 
 const PROBE_FRAME = '<!doctype html><meta charset="utf-8"><title>Antibot probe frame</title>'

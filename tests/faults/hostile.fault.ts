@@ -258,7 +258,11 @@ describe('the embedded default in 384 MB, under hostile clients (issue 33)', () 
     // 8. The pipelining connection was closed once its queue was full, after a handful of answers.
     expect(pipelinedGets.closedByServer).toBe(1)
     expect(pipelinedGets.answered).toBeLessThan(100)
-    expect(added.pipelined).toBeLessThanOrEqual(16)
+    // Its memory: a handful of answers, not 20,000 of them (without the cap, every answer of the
+    // home page, ~10 KB, waits in the write buffer: some 200 MB). The bound leaves room for what
+    // the ordinary client and the collector add in the same seconds (17 MB seen once, idle, with
+    // the cap working: 8 answered).
+    expect(added.pipelined).toBeLessThanOrEqual(40)
     // 9. Every trickled body got 408 and its connection closed, on both ports and on HTTP/2.
     for (const t of [...trickled.tls, ...trickled.plain]) expect(t).toEqual({ status: 408, closedByServer: true })
     expect(trickled.h2.answered).toBeGreaterThanOrEqual(1)

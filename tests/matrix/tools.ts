@@ -7,13 +7,13 @@
 // Every visitor runs over each transport (./transports.ts): HTTPS at https://localhost:<TLS_PORT>
 // with a certificate its engine trusts as it would a real one, and plain HTTP.
 // People browse as people do (person.ts, browse: no driver, a fresh profile, one Xvfb display):
-// the browser starts on one tool's page (its first page: FIRST_PAGE, so that every tool is a
-// first page for someone, and each page the wire checks judge is one for Chromium over HTTPS),
-// then each next tool's address is typed into the address bar (a second page on the warm
-// connection, with the cookies and client hints of the pages before), and the second page is
-// reloaded once; last, the person types the run page's address (/run: every tool in one
-// visit), whose 14 tasks are judged as the pages' are. Spoofers are Playwright with Apify's fingerprint-injector wearing a Windows
-// and a macOS Chrome fingerprint on this Linux machine.
+// the browser starts on one tool's page (its first page), then each next tool's address is
+// typed into the address bar (a second page on the warm connection, with the cookies and client
+// hints of the pages before), and the second page is reloaded once; last, the person types the
+// run page's address (/run: every tool in one visit), whose 14 tasks are judged as the pages'
+// are. Over HTTPS a person walks every tool page; over plain HTTP a first and a second page, then
+// /run (walks.ts says which, and why). Spoofers are Playwright with Apify's fingerprint-injector
+// wearing a Windows and a macOS Chrome fingerprint on this Linux machine.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -25,6 +25,7 @@ import { injectedFingerprint, playwrightTask } from './clients'
 import { BROWSER_PATHS, browse, browserVersions, PEOPLE, RUN_PAGE, type PersonContext, type Step } from './person'
 import { columnProblems, toolsTable, type Cell, type Column, type VisitorKind } from './tools-report'
 import { matrixCa, matrixTransports, originOf, tlsServerEnv, type Transport } from './transports'
+import { walkOf } from './walks'
 import { startXvfb } from './xvfb'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -44,42 +45,15 @@ interface Visitor {
 
 const errorOf = (e: unknown) => (e instanceof Error ? e : new Error(String(e)))
 
-/**
- * Each person's first page, per transport: every tool is someone's first page, and the pages
- * the wire checks judge (http-headers, tls-fingerprint, vpn-detector; bot-detector in the
- * detection matrix) are a Chromium person's first page over HTTPS, where Chromium restarts the
- * navigation for the page's Critical-CH.
- */
-const FIRST_PAGE: Record<string, Record<Transport, string>> = {
-  person: { https: 'http-headers', http: 'browser-fingerprint' },
-  'person-de': { https: 'tls-fingerprint', http: 'canvas-fingerprint' },
-  'person-hidpi': { https: 'vpn-detector', http: 'font-detection' },
-  'person-firefox': { https: 'http-headers', http: 'audio-fingerprint' },
-  'person-firefox-rfp': { https: 'tls-fingerprint', http: 'timezone-geo' },
-  'person-firefox-de': { https: 'ip-leak', http: 'screen-display' },
-  'person-firefox-blockers': { https: 'webrtc-leak', http: 'permissions-api' },
-  'person-webkit': { https: 'http-headers', http: 'dns-leak' },
-  'person-webkit-fr': { https: 'tls-fingerprint', http: 'bot-detector' },
-  'person-webkit-mini': { https: 'vpn-detector', http: 'ip-leak' },
-}
-
 function person(id: keyof typeof PEOPLE): Visitor {
   const p = PEOPLE[id]!
   return {
     name: p.name,
     kind: 'person',
     async visitAll(ctx, transport, tools, done) {
-      const first = FIRST_PAGE[id]?.[transport] ?? tools[0]!
-      const order = [first, ...tools.filter((t) => t !== first)]
-      // The pages in the order the person reaches them: the first, the second typed, the second
-      // reloaded, then each further one typed.
-      // Last, the run page (/run): every tool once more, in one visit.
-      const plan: Array<{ tool: string; how: NonNullable<Cell['how']> }> = [
-        { tool: order[0]!, how: 'first' },
-        ...(order[1] ? [{ tool: order[1], how: 'typed' as const }, { tool: order[1], how: 'reload' as const }] : []),
-        ...order.slice(2).map((tool) => ({ tool, how: 'typed' as const })),
-        ...(tools.length === TOOL_IDS.length ? [{ tool: RUN_PAGE, how: 'run' as const }] : []),
-      ]
+      // The pages in the order the person reaches them (walks.ts): over HTTPS every tool page,
+      // over HTTP a first and a second page; last, the run page (/run): every tool in one visit.
+      const plan = walkOf(id, transport, tools).map(({ tool, how }) => ({ tool: how === 'run' ? RUN_PAGE : tool, how }))
       const xvfb = await startXvfb()
       try {
         // A page that does not submit leaves the browser in no known state: the person starts

@@ -11,8 +11,8 @@
 // typed into the address bar (a second page on the warm connection, with the cookies and client
 // hints of the pages before), and the second page is reloaded once; last, the person types the
 // run page's address (/run: every tool in one visit), whose 14 tasks are judged as the pages'
-// are. Over HTTPS a person walks every tool page; over plain HTTP a first and a second page, then
-// /run (walks.ts says which, and why). Spoofers are Playwright with Apify's fingerprint-injector
+// are. A person of each engine walks every tool page over HTTPS; every other walk is a first and
+// a second page, then /run (walks.ts says which, and why). Spoofers are Playwright with Apify's fingerprint-injector
 // wearing a Windows and a macOS Chrome fingerprint on this Linux machine.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -51,8 +51,8 @@ function person(id: keyof typeof PEOPLE): Visitor {
     name: p.name,
     kind: 'person',
     async visitAll(ctx, transport, tools, done) {
-      // The pages in the order the person reaches them (walks.ts): over HTTPS every tool page,
-      // over HTTP a first and a second page; last, the run page (/run): every tool in one visit.
+      // The pages in the order the person reaches them (walks.ts): every tool page, or a first
+      // and a second page; last, the run page (/run): every tool in one visit.
       const plan = walkOf(id, transport, tools).map(({ tool, how }) => ({ tool: how === 'run' ? RUN_PAGE : tool, how }))
       const xvfb = await startXvfb()
       try {

@@ -1,13 +1,15 @@
 // Which pages each person of the tools matrix (tools.ts) opens, and how, per transport. Pure, so
 // the rules below are unit-tested (walks.test.ts).
 //
-// Over HTTPS, the way production serves people, a person walks every tool page: the browser
-// starts on its first page, the person types each next tool's address (the second page is
-// reloaded once), then the run page (/run, every tool in one visit).
-// Over plain HTTP a person opens a first page, types a second, reloads it, then types /run: every
-// tool runs over HTTP in the run (whose tasks equal the tool pages', tests/run.e2e.ts), and every
-// tool page is someone's first or second page over HTTP, so each page's own headers and shell
-// meet every engine's people on some page while the gate's time stays within its budget.
+// The three people of the engines as they ship (Chromium, Firefox ESR, GNOME Web: WALKERS) walk
+// every tool page over HTTPS, the way production serves people: the browser starts on its first
+// page, the person types each next tool's address (the second page is reloaded once), then the
+// run page (/run, every tool in one visit). Every other walk is short: a first page, a second
+// typed and reloaded, then /run. So every person meets every tool on both transports (in /run,
+// whose tasks equal the tool pages', tests/run.e2e.ts), every tool page is walked by each engine
+// over HTTPS and is someone's first or second page over HTTP, and the variants (a locale, HiDPI,
+// resistFingerprinting, content blockers, MiniBrowser) open the pages their set-up is about,
+// while the gate's time stays within its budget.
 // Every tool is someone's first page (on one transport or the other), and the pages the wire
 // checks judge (http-headers, tls-fingerprint, vpn-detector; bot-detector in the detection
 // matrix) are a Chromium person's first page over HTTPS, where Chromium restarts the navigation
@@ -32,22 +34,26 @@ export const FIRST_PAGE: Record<string, Record<Transport, string>> = {
   'person-webkit-mini': { https: 'vpn-detector', http: 'ip-leak' },
 }
 
+/** The people who walk every tool page over HTTPS. */
+export const WALKERS: readonly string[] = ['person', 'person-firefox', 'person-webkit']
+
 /**
- * Each person's second page over plain HTTP (typed, then reloaded): the tool pages that are no
- * one's first page over HTTP go to people of each engine, the rest to what the person's set-up
- * is about (a locale's headers and zone, a HiDPI screen, resistFingerprinting's canvas).
+ * Each person's second page on a short walk (typed, then reloaded): over HTTP the tool pages
+ * that are no one's first page there go to people of each engine; the rest go to what the
+ * person's set-up is about (a locale's headers and zone, a HiDPI screen, resistFingerprinting's
+ * canvas and fingerprint, the blockers' headers, Intelligent Tracking Prevention's storage).
  */
-export const SECOND_PAGE_HTTP: Record<string, string> = {
-  person: 'http-headers',
-  'person-de': 'timezone-geo',
-  'person-hidpi': 'screen-display',
-  'person-firefox': 'tls-fingerprint',
-  'person-firefox-rfp': 'canvas-fingerprint',
-  'person-firefox-de': 'http-headers',
-  'person-firefox-blockers': 'webrtc-leak',
-  'person-webkit': 'vpn-detector',
-  'person-webkit-fr': 'timezone-geo',
-  'person-webkit-mini': 'tls-fingerprint',
+export const SECOND_PAGE: Record<string, Partial<Record<Transport, string>>> = {
+  person: { http: 'http-headers' },
+  'person-de': { https: 'http-headers', http: 'timezone-geo' },
+  'person-hidpi': { https: 'screen-display', http: 'screen-display' },
+  'person-firefox': { http: 'tls-fingerprint' },
+  'person-firefox-rfp': { https: 'browser-fingerprint', http: 'canvas-fingerprint' },
+  'person-firefox-de': { https: 'timezone-geo', http: 'http-headers' },
+  'person-firefox-blockers': { https: 'http-headers', http: 'webrtc-leak' },
+  'person-webkit': { http: 'vpn-detector' },
+  'person-webkit-fr': { https: 'http-headers', http: 'timezone-geo' },
+  'person-webkit-mini': { https: 'bot-detector', http: 'tls-fingerprint' },
 }
 
 export interface WalkStep {
@@ -60,8 +66,9 @@ export interface WalkStep {
 export function walkOf(id: string, transport: Transport, tools: readonly string[]): WalkStep[] {
   const first = FIRST_PAGE[id]?.[transport] ?? tools[0]!
   const rest = tools.filter((t) => t !== first)
-  const second = transport === 'http' ? (SECOND_PAGE_HTTP[id] ?? rest[0]!) : rest[0]!
-  const further = transport === 'http' ? [] : rest.filter((t) => t !== second)
+  const everyPage = transport === 'https' && WALKERS.includes(id)
+  const second = everyPage ? rest[0]! : (SECOND_PAGE[id]?.[transport] ?? rest[0]!)
+  const further = everyPage ? rest.filter((t) => t !== second) : []
   return [
     { tool: first, how: 'first' },
     { tool: second, how: 'typed' },

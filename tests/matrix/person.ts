@@ -23,7 +23,6 @@ import { BROWSER_PATHS, chromiumLaunchArgs, WEBKIT_ENV, type Client, type Matrix
 import { TOOLS } from '../../common/tools'
 import { startHand } from './hand'
 import { reload, typeAddress, windowTitles } from './keyboard'
-import { RUN_STEP } from './walks'
 import { sleep, startXvfb, stopGroup } from './xvfb'
 
 export { BROWSER_PATHS }
@@ -76,7 +75,7 @@ class BrowserExited extends Error {}
 export type Step = { tool: string; how: 'type' } | { tool: string; how: 'reload' }
 
 /** A step's `tool` that means the run page (/run): every tool in one visit. */
-export const RUN_PAGE = RUN_STEP
+export const RUN_PAGE = 'run'
 /** The tool the run page stores last (probes/entries/run.ts: bot-detector first, then the tools' order). */
 const RUN_LAST = TOOLS.at(-1)!.id
 

@@ -53,7 +53,7 @@ function person(id: keyof typeof PEOPLE): Visitor {
     async visitAll(ctx, transport, tools, done) {
       // The pages in the order the person reaches them (walks.ts): every tool page, or a first
       // and a second page; last, the run page (/run): every tool in one visit.
-      const plan = walkOf(id, transport, tools).map(({ tool, how }) => ({ tool: how === 'run' ? RUN_PAGE : tool, how }))
+      const plan = walkOf(id, transport, tools)
       const xvfb = await startXvfb()
       try {
         // A page that does not submit leaves the browser in no known state: the person starts

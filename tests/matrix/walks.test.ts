@@ -1,6 +1,7 @@
 import { expect, test } from 'bun:test'
 import { TOOL_IDS } from '../../common/tools'
-import { FIRST_PAGE, RUN_STEP, SECOND_PAGE, WALKERS, walkOf } from './walks'
+import { RUN_PAGE } from './person'
+import { FIRST_PAGE, SECOND_PAGE, WALKERS, walkOf } from './walks'
 import type { Transport } from './transports'
 
 const PEOPLE_IDS = Object.keys(FIRST_PAGE)
@@ -14,7 +15,7 @@ test('over HTTPS a person of each engine opens every tool page once (and reloads
     expect(walk[0]).toEqual({ tool: FIRST_PAGE[id]!.https, how: 'first' })
     expect(sorted(walk.filter((s) => s.how === 'first' || s.how === 'typed').map((s) => s.tool))).toEqual(sorted(TOOL_IDS))
     expect(walk.filter((s) => s.how === 'reload')).toEqual([{ tool: walk[1]!.tool, how: 'reload' }])
-    expect(walk.at(-1)).toEqual({ tool: RUN_STEP, how: 'run' })
+    expect(walk.at(-1)).toEqual({ tool: RUN_PAGE, how: 'run' })
   }
 })
 
@@ -28,7 +29,7 @@ test('every other walk: a first and a second page, the second reloaded, then /ru
         { tool: FIRST_PAGE[id]![transport], how: 'first' },
         { tool: second, how: 'typed' },
         { tool: second, how: 'reload' },
-        { tool: RUN_STEP, how: 'run' },
+        { tool: RUN_PAGE, how: 'run' },
       ])
     }
   }

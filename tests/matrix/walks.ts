@@ -15,10 +15,8 @@
 // matrix) are a Chromium person's first page over HTTPS, where Chromium restarts the navigation
 // for the page's Critical-CH.
 
+import { RUN_PAGE } from './person'
 import type { Transport } from './transports'
-
-/** The run page's step (person.ts types /run for it). */
-export const RUN_STEP = 'run'
 
 /** Each person's first page, per transport. */
 export const FIRST_PAGE: Record<string, Record<Transport, string>> = {
@@ -57,7 +55,7 @@ export const SECOND_PAGE: Record<string, Partial<Record<Transport, string>>> = {
 }
 
 export interface WalkStep {
-  /** A tool id, or RUN_STEP. */
+  /** A tool id, or RUN_PAGE (person.ts types /run for it). */
   tool: string
   how: 'first' | 'typed' | 'reload' | 'run'
 }
@@ -74,6 +72,6 @@ export function walkOf(id: string, transport: Transport, tools: readonly string[
     { tool: second, how: 'typed' },
     { tool: second, how: 'reload' },
     ...further.map((tool) => ({ tool, how: 'typed' as const })),
-    { tool: RUN_STEP, how: 'run' },
+    { tool: RUN_PAGE, how: 'run' },
   ]
 }

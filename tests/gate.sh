@@ -116,8 +116,9 @@ step "XSS scan of the JSX" "$BIN/xss-scan" --project tsconfig.json
 # `npm run test:unit`: bun test with its per-test timeout (bunfig.toml says why it is there).
 step "unit, HTTP and database tests" npm run --silent test:unit
 # Real service processes: two instances on one PostgreSQL, PostgreSQL restarted under load (on
-# a private cluster), an ingest burst, hostile clients; two files at a time (each file's load
-# is the other's busy machine, which every bound in them allows for).
+# a private cluster), an ingest burst (two files at a time: each one's load is the other's busy
+# machine, which their bounds allow for), then hostile clients alone (it measures memory as PSS,
+# which other processes sharing the bun binary's pages move).
 step "fault and load tests" npm run --silent test:faults
 # The container image built with podman from the Containerfile and run as a user would (about
 # 1.5 minutes here; once more the first time, to make the stand-in base image where no registry

@@ -1,8 +1,9 @@
-// The tools matrix (issue 12): people and spoofers open all 14 tool pages of one server (STUN
-// and TLS listeners on), each task is fetched through the API with a key, and a table tool ×
-// visitor (score, failed and warned check ids) is printed and written with every finding to
-// bench-results/tools-matrix.json. Exits 1 when a person gets a failed check or a score under
-// 80 on any tool, or a spoofer is scored under 80 by fewer than five tools (tools-report.ts).
+// The tools matrix (issue 12): people meet all 14 tools (on their pages or in /run) and spoofers
+// open all 14 tool pages of one server (STUN and TLS listeners on), each task is fetched through
+// the API with a key, and a table tool × visitor (score, failed and warned check ids) is printed
+// and written with every finding to bench-results/tools-matrix.json. Exits 1 when a person gets
+// a failed check or a score under 80 on any tool, or a spoofer is scored under 80 by fewer than
+// five tools (tools-report.ts).
 //   node_modules/.bin/bun tests/matrix/tools.ts [visitor id …]     (npm run matrix:tools)
 // Every visitor runs over each transport (./transports.ts): HTTPS at https://localhost:<TLS_PORT>
 // with a certificate its engine trusts as it would a real one, and plain HTTP.

@@ -44,6 +44,9 @@ function isLoopbackHost(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1'
 }
 
+/** A tool page's frame-src (toolPageCsp says why /probe/frame is named). */
+const FRAME_SRC = ["'self'", 'data:', `https://*:*${PROBE_FRAME_PATH}`, `http://*:*${PROBE_FRAME_PATH}`]
+
 /**
  * The policy of a tool page, for its probe bundle (/assets, this origin) and what the probes do:
  * - workers and a SharedWorker started from blob: URLs (worker-src blob:);
@@ -60,9 +63,6 @@ function isLoopbackHost(hostname: string): boolean {
  *   on the page's own port (`<scheme>://*:<port>`, since CSP cannot name an IPv6 literal).
  * WebRTC (STUN/TURN) is not governed by CSP. No probe calls eval or new Function.
  */
-/** A tool page's frame-src (toolPageCsp says why /probe/frame is named). */
-const FRAME_SRC = ["'self'", 'data:', `https://*:*${PROBE_FRAME_PATH}`, `http://*:*${PROBE_FRAME_PATH}`]
-
 export function toolPageCsp(opts: { pageUrl: URL; tlsPort?: number | undefined; dnsZone?: string | undefined }): string {
   const connect: string[] = ["'self'"]
   const img: string[] = [...PAGE_DIRECTIVES['img-src']]

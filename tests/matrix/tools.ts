@@ -13,8 +13,8 @@
 // hints of the pages before), and the second page is reloaded once; last, the person types the
 // run page's address (/run: every tool in one visit), whose 14 tasks are judged as the pages'
 // are. A person of each engine walks every tool page over HTTPS; every other walk is a first and
-// a second page, then /run (walks.ts says which, and why). Spoofers are Playwright with Apify's fingerprint-injector
-// wearing a Windows and a macOS Chrome fingerprint on this Linux machine.
+// a second page, then /run (walks.ts says which, and why). Spoofers are Playwright with Apify's
+// fingerprint-injector wearing a Windows and a macOS Chrome fingerprint on this Linux machine.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -4,9 +4,10 @@
 import { sql } from 'drizzle-orm'
 import { ADDRESS_BOUND_KINDS, AWAY_ITEMS, bindEvidence, isAway, type Elsewhere } from '../src/evidence/binding'
 import { boundEvidenceData, capEvidence, EVIDENCE_CAPS, type EvidenceKind } from '../src/evidence/caps'
-import { rows, type Db } from './client'
+import { rawRows, rows, type Db } from './client'
 import { pageNonces } from './schema'
-import { storedResultsJson, type NewTask } from './tasks'
+import { taskRow, type NewTask } from './tasks'
+import { sightingCtes, sightingParams, type Sighting } from './uniqueness'
 
 export type { EvidenceKind } from '../src/evidence/caps'
 
@@ -201,25 +202,30 @@ export async function readNonce(db: Db, args: { nonce: string; tool: string; now
   return { state: 'valid', ...read }
 }
 
+const insertUsingNonce = (sighting: boolean) => `
+  with n as (update page_nonces set used_at = $7::timestamptz, task_id = $1::uuid
+             where nonce = $10::text and used_at is null and expires_at > $7::timestamptz
+             returning nonce, run_id),
+  t as (insert into tasks (id, tool, score, ip_address, user_agent, results, created_at, fingerprint, run_digest, run_id)
+        select $1::uuid, $2::text, $3::int, $4::text, $5::text, $6::jsonb, $7::timestamptz, $8::text, $9::text, n.run_id
+        from n
+        returning id)${sighting ? `,\n${sightingCtes(10)}` : ''}
+  select (select count(*) from t)::int as stored`
+export const INSERT_USING_NONCE = insertUsingNonce(false)
+export const INSERT_USING_NONCE_WITH_SIGHTING = insertUsingNonce(true)
+
 /**
  * Stores the task and marks the nonce used, in one statement: the task row exists only if this
- * submission was the one that used the nonce. A run's nonce gives the task its run id. false: the nonce was used (or expired) meanwhile,
+ * submission was the one that used the nonce. A run's nonce gives the task its run id. With a
+ * `sighting`, the same statement records it for the uniqueness figures (db/uniqueness.ts), so a
+ * browser is counted only with a stored task. false: the nonce was used (or expired) meanwhile,
  * and nothing was stored.
  */
-export async function insertTaskUsingNonce(db: Db, task: NewTask, nonce: string): Promise<boolean> {
-  const inserted = await rows<{ id: string }>(
-    db,
-    sql`with n as (
-          update page_nonces set used_at = ${task.createdAt.toISOString()}::timestamptz, task_id = ${task.id}::uuid
-          where nonce = ${nonce} and used_at is null and expires_at > ${task.createdAt.toISOString()}::timestamptz
-          returning nonce, run_id)
-        insert into tasks (id, tool, score, ip_address, user_agent, results, created_at, fingerprint, run_digest, run_id)
-        select ${task.id}::uuid, ${task.tool}, ${task.score}::int, ${task.ipAddress}, ${task.userAgent},
-               ${storedResultsJson(task.tool, task.results)}::jsonb, ${task.createdAt.toISOString()}::timestamptz, ${task.fingerprint ?? null}::text, ${task.runDigest ?? null}::text, n.run_id
-        from n
-        returning id::text`,
-  )
-  return inserted.length > 0
+export async function insertTaskUsingNonce(db: Db, task: NewTask, nonce: string, sighting?: Sighting | null): Promise<boolean> {
+  const params: unknown[] = [...taskRow(task), task.runDigest ?? null, nonce]
+  if (sighting) params.push(...sightingParams(sighting))
+  const [row] = await rawRows<{ stored: number }>(db, sighting ? INSERT_USING_NONCE_WITH_SIGHTING : INSERT_USING_NONCE, params)
+  return Number(row?.stored ?? 0) > 0
 }
 
 /**

@@ -2,7 +2,7 @@
 // `npm run db:generate` (drizzle-kit) and applied at start-up, on PGlite and PostgreSQL alike.
 
 import { sql } from 'drizzle-orm'
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, date, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, date, serial, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 
@@ -232,3 +232,54 @@ export const signingKeys = pgTable('signing_keys', {
   privatePkcs8: text('private_pkcs8').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })
+
+/**
+ * How identifying a browser is (issue 48, src/core/uniqueness.ts, db/uniqueness.ts): each
+ * distinct browser a tool saw in the window (the tool, its network and its combination of
+ * attribute values, hashed), with the hashes of the values it is counted under. Written in the
+ * statement that stores its task; deleted with its counts once not seen for the window.
+ */
+export const uniquenessBrowsers = pgTable(
+  'uniqueness_browsers',
+  {
+    tool: text('tool').notNull(),
+    browser: text('browser').notNull(),
+    /** The range (IPv4 /24, IPv6 /48) hashed: what the flood bound counts by. */
+    range: text('range').notNull(),
+    shard: smallint('shard').notNull(),
+    /** The counted names and value hashes, in pairs: the population, the combination, each attribute. */
+    names: text('names').array().notNull(),
+    vals: text('vals').array().notNull(),
+    /** Moved forward at most hourly, so that a reloading browser costs no write on every load. */
+    lastSeen: timestamp('last_seen', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tool, t.browser] }), index('uniqueness_browsers_last_seen_idx').on(t.lastSeen)],
+)
+
+/**
+ * Browsers per tool, counted name and value, in COUNT_SHARDS rows per value (the browser's
+ * shard), so that a common value is not one hot row: a value's count is the sum of its rows.
+ */
+export const uniquenessCounts = pgTable(
+  'uniqueness_counts',
+  {
+    tool: text('tool').notNull(),
+    name: text('name').notNull(),
+    value: text('value').notNull(),
+    shard: smallint('shard').notNull(),
+    browsers: integer('browsers').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tool, t.name, t.value, t.shard] })],
+)
+
+/** Browsers per tool and range (hashed), against the flood bound (UNIQUENESS_BROWSERS_PER_RANGE). */
+export const uniquenessRanges = pgTable(
+  'uniqueness_ranges',
+  {
+    tool: text('tool').notNull(),
+    range: text('range').notNull(),
+    browsers: integer('browsers').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tool, t.range] })],
+)

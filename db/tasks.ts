@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm'
 import { rawRows, rows, type Db } from './client'
 import { compactResults, hydrateResults } from '../src/core/check-text'
 import { groupedStatements, textPerSize, type GroupOptions } from './grouped'
+import { SIGHTING_ADDED, sightingCtes, sightingParams, type Sighting } from './uniqueness'
 
 export interface NewTask {
   id: string
@@ -50,12 +51,25 @@ export const INSERT_TASK = `
 /** A task as the insert's parameters, in INSERT_TASK's order. */
 type TaskRow = [id: string, tool: string, score: number, ipAddress: string, userAgent: string, results: string, createdAt: string, fingerprint: string | null]
 
-function taskRow(task: NewTask): TaskRow {
+export function taskRow(task: NewTask): TaskRow {
   return [task.id, task.tool, task.score, task.ipAddress, task.userAgent, storedResultsJson(task.tool, task.results), task.createdAt.toISOString(), task.fingerprint ?? null]
 }
 
 export async function insertTask(db: Db, task: NewTask): Promise<void> {
   await rawRows(db, INSERT_TASK, taskRow(task))
+}
+
+export const INSERT_TASK_WITH_SIGHTING = `
+  with t as (${INSERT_TASK.trim()} returning id),
+  ${sightingCtes(8).trim()}
+  select (select count(*) from t)::int as stored, ${SIGHTING_ADDED}`
+
+/**
+ * Stores a task and records its uniqueness sighting (db/uniqueness.ts) in one statement: the
+ * browser is counted only if the task is stored.
+ */
+export async function insertTaskWithSighting(db: Db, task: NewTask, sighting: Sighting): Promise<void> {
+  await rawRows(db, INSERT_TASK_WITH_SIGHTING, [...taskRow(task), ...sightingParams(sighting)])
 }
 
 /** The insert of `n` tasks in one statement: `n` rows of INSERT_TASK's parameters. */

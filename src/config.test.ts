@@ -20,6 +20,7 @@ describe('parseConfig', () => {
       taskRetentionDays: undefined,
       pageNonceLimit: 50,
       ipTruncate: false,
+      uniqueness: { windowDays: 90, perRange: 4 },
       maxKeysPerAccount: 20,
       signingKeySecret: undefined,
       signingKeySecretFile: undefined,
@@ -37,6 +38,13 @@ describe('parseConfig', () => {
       streamsInFlight: 4,
       stallMs: 15_000,
     })
+  })
+
+  test('uniqueness: the window follows a shorter retention, is refused when longer than it, and the flood bound is read', () => {
+    expect(parseConfig({ TASK_RETENTION_DAYS: '30' }).uniqueness).toEqual({ windowDays: 30, perRange: 4 })
+    expect(parseConfig({ TASK_RETENTION_DAYS: '365', UNIQUENESS_WINDOW_DAYS: '180', UNIQUENESS_BROWSERS_PER_RANGE: '10' }).uniqueness).toEqual({ windowDays: 180, perRange: 10 })
+    expect(() => parseConfig({ TASK_RETENTION_DAYS: '30', UNIQUENESS_WINDOW_DAYS: '60' })).toThrow('UNIQUENESS_WINDOW_DAYS: 60 days is longer than TASK_RETENTION_DAYS (30)')
+    expect(() => parseConfig({ UNIQUENESS_BROWSERS_PER_RANGE: '0' })).toThrow('UNIQUENESS_BROWSERS_PER_RANGE')
   })
 
   test('reads the per-connection and per-network limits, and refuses a stall timeout under a second', () => {

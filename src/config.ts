@@ -9,6 +9,7 @@ import { parseProxyHeaderMap, type ProxyHeaderMap } from './evidence/proxy-finge
 import { DEFAULT_MAX_KEYS_PER_ACCOUNT } from './core/account-input'
 import { DEFAULT_PAGE_NONCE_LIMIT } from './core/nonce'
 import { HSTS_DEFAULT_MAX_AGE } from './http/hsts'
+import { DEFAULT_PER_RANGE, DEFAULT_WINDOW_DAYS } from './core/uniqueness'
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './listeners/connection-budget'
 import { DEFAULT_SERVE_LIMITS } from './listeners/https-serve'
 
@@ -30,6 +31,11 @@ const EnvSchema = Type.Object({
   TASK_RETENTION_DAYS: Type.Optional(Type.Integer({ minimum: 1, maximum: 36_500 })),
   PAGE_NONCE_LIMIT: Type.Integer({ minimum: 1, maximum: 100_000, default: DEFAULT_PAGE_NONCE_LIMIT }),
   IP_TRUNCATE: Type.Boolean({ default: false }),
+  // How identifying a browser is (issue 48, src/core/uniqueness.ts): the window its figures
+  // count distinct browsers in (unset: 90 days, or TASK_RETENTION_DAYS when shorter), and the
+  // new browsers one range (IPv4 /24, IPv6 /48) adds per tool in it (the flood bound).
+  UNIQUENESS_WINDOW_DAYS: Type.Optional(Type.Integer({ minimum: 1, maximum: 36_500 })),
+  UNIQUENESS_BROWSERS_PER_RANGE: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DEFAULT_PER_RANGE }),
   // The secret the Ed25519 signing key is encrypted with in the database (src/signing-secret.ts).
   SIGNING_KEY_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   SIGNING_KEY_SECRET_FILE: Type.Optional(Type.String({ minLength: 1 })),
@@ -104,6 +110,8 @@ export interface Config {
   pageNonceLimit: number
   /** Store client addresses cut to /24 (IPv4) and /48 (IPv6). */
   ipTruncate: boolean
+  /** Uniqueness figures: their window in days (never longer than the retention) and the flood bound. */
+  uniqueness: { windowDays: number; perRange: number }
   /** The signing key's encryption secret, or the file holding it; neither: see src/signing-secret.ts. */
   signingKeySecret: string | undefined
   signingKeySecretFile: string | undefined
@@ -152,6 +160,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (e.TLS_PORT !== undefined && tlsPort !== undefined && tlsPort > 65535) lines.push(`TLS_PORT: Expected a port (0-65535) or off, got '${e.TLS_PORT}'`)
   else if (tlsPort !== undefined && tlsPort > 65535) lines.push(`TLS_PORT: unset, and its default PORT + 443 (${tlsPort}) is no port; set TLS_PORT to a port, or to off`)
   if (e.SIGNING_KEY_SECRET !== undefined && e.SIGNING_KEY_SECRET_FILE !== undefined) lines.push('SIGNING_KEY_SECRET_FILE: set, but so is SIGNING_KEY_SECRET; set one of them')
+  if (e.UNIQUENESS_WINDOW_DAYS !== undefined && e.TASK_RETENTION_DAYS !== undefined && e.UNIQUENESS_WINDOW_DAYS > e.TASK_RETENTION_DAYS)
+    lines.push(`UNIQUENESS_WINDOW_DAYS: ${e.UNIQUENESS_WINDOW_DAYS} days is longer than TASK_RETENTION_DAYS (${e.TASK_RETENTION_DAYS}): the figures would count browsers whose tasks are deleted; set it to at most ${e.TASK_RETENTION_DAYS}`)
   if (lines.length) throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`)
   return {
     port: e.PORT,
@@ -170,6 +180,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     taskRetentionDays: e.TASK_RETENTION_DAYS,
     pageNonceLimit: e.PAGE_NONCE_LIMIT,
     ipTruncate: e.IP_TRUNCATE,
+    uniqueness: { windowDays: e.UNIQUENESS_WINDOW_DAYS ?? Math.min(DEFAULT_WINDOW_DAYS, e.TASK_RETENTION_DAYS ?? DEFAULT_WINDOW_DAYS), perRange: e.UNIQUENESS_BROWSERS_PER_RANGE },
     signingKeySecret: e.SIGNING_KEY_SECRET,
     signingKeySecretFile: e.SIGNING_KEY_SECRET_FILE,
     maxKeysPerAccount: e.MAX_KEYS_PER_ACCOUNT,

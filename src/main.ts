@@ -134,6 +134,7 @@ async function main() {
     taskRateLimit: config.taskRateLimit,
     taskMissLimit: config.taskMissLimit,
     pageNonceLimit: config.pageNonceLimit,
+    uniqueness: config.uniqueness,
     hstsMaxAge: config.hstsMaxAge,
     ipTruncate: config.ipTruncate,
     maxKeysPerAccount: config.maxKeysPerAccount,
@@ -184,6 +185,7 @@ async function main() {
     db: database.db,
     clock: () => new Date(),
     retentionDays: config.taskRetentionDays,
+    uniquenessWindowDays: config.uniqueness.windowDays,
     longestWindowSeconds: Math.max(config.taskMissLimit.windowSeconds, config.taskRateLimit?.windowSeconds ?? 0, LONGEST_ACCOUNT_WINDOW_SECONDS),
     log: stamped,
   })

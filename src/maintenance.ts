@@ -1,12 +1,15 @@
 // Housekeeping that runs inside the service on a timer (src/main.ts starts it): the retention
 // purge (TASK_RETENTION_DAYS), dropping fixed windows (log-in, task and miss limits) that have ended, and deleting page
-// nonces with their evidence: never-used ones once they expired, used ones a day after. Every
+// nonces with their evidence: never-used ones once they expired, used ones a day after; and the
+// browsers the uniqueness figures count once they were not seen for their window. Every
 // instance runs it; the deletes are batched, skip rows another instance is deleting, and are
 // idempotent, so several instances never block one another or delete anything twice.
 
 import type { Db } from '../db/client'
 import { pruneWindows, purgeTasksBefore } from '../db/retention'
 import { purgeExpiredNonces } from '../db/nonces'
+import { purgeUniqueness } from '../db/uniqueness'
+import { DEFAULT_WINDOW_DAYS } from './core/uniqueness'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -15,6 +18,8 @@ export interface MaintenanceOptions {
   clock: () => Date
   /** Tasks created more than this many days ago are deleted; undefined keeps them forever. */
   retentionDays: number | undefined
+  /** Browsers not seen for this many days leave the uniqueness figures (DEFAULT_WINDOW_DAYS when omitted). */
+  uniquenessWindowDays?: number | undefined
   /** Windows that started longer ago than this have ended for every policy. */
   longestWindowSeconds: number
   /** Time between runs; the first run starts after `firstDelayMs`. */
@@ -29,6 +34,7 @@ export interface MaintenanceRun {
   tasksPurged: number
   windowsPruned: number
   noncesPurged: number
+  browsersPurged: number
 }
 
 /** One pass; throws when the database does. */
@@ -45,7 +51,11 @@ export async function runMaintenance(o: Omit<MaintenanceOptions, 'intervalMs' | 
   const windowsPruned = await pruneWindows(o.db, new Date(now - o.longestWindowSeconds * 1000))
   // Every tool page render stores a nonce; without this they would pile up for ever.
   const noncesPurged = await purgeExpiredNonces(o.db, new Date(now))
-  return { tasksPurged, windowsPruned, noncesPurged }
+  const browsersPurged = await purgeUniqueness(o.db, new Date(now - (o.uniquenessWindowDays ?? DEFAULT_WINDOW_DAYS) * DAY_MS), {
+    batchSize: o.batchSize,
+    pause: () => new Promise((r) => setTimeout(r, 20)),
+  })
+  return { tasksPurged, windowsPruned, noncesPurged, browsersPurged }
 }
 
 /** Runs maintenance every `intervalMs` (default hourly) until stopped; a failed run is logged and retried at the next tick. */

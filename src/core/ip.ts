@@ -183,3 +183,16 @@ export function networkKey(address: string): string {
   prefix.set(bytes.subarray(0, 8))
   return `${formatIp(prefix)}/64`
 }
+
+/**
+ * The range an address counts in: its IPv4 /24 or its IPv6 /48 (IPv4-mapped IPv6 is IPv4);
+ * anything unparsable is its own range.
+ */
+export function rangeKey(address: string): string {
+  const bytes = parseIp(address)
+  if (!bytes) return address
+  if (bytes.length === 4) return `${formatIp(Uint8Array.of(bytes[0]!, bytes[1]!, bytes[2]!, 0))}/24`
+  const prefix = new Uint8Array(16)
+  prefix.set(bytes.subarray(0, 6))
+  return `${formatIp(prefix)}/48`
+}

@@ -8,6 +8,7 @@ import { ConsistencySchema } from './consistency'
 import { ElsewhereSchema, EvidenceItemSchema } from './tools/observation'
 import type { ToolId } from '../../common/tools'
 import { DROPPED_LISTED, UnverifiedSchema } from './tools/verified'
+import { IDENTIFYING_TOOLS, K_FLOOR, MEANINGFUL_POPULATION } from './uniqueness'
 
 export { SummarySchema as Summary } from './scoring'
 
@@ -51,6 +52,41 @@ export const ServerEvidenceSchema = Type.Object(
   { additionalProperties: true, description: 'What the service itself observed of the submitting request.' },
 )
 
+const FigureProperties = {
+  browsers: Type.Union([Type.Integer({ minimum: K_FLOOR }), Type.Null()], { description: `Distinct browsers with this value in the window, the submitter's included; null when fewer than ${K_FLOOR} (then \`rare\`).` }),
+  rare: Type.Boolean({ description: 'Fewer than `k` browsers have the value: never counted exactly; `share` is then an upper bound, `oneIn` and `bits` lower bounds (from k − 1 browsers).' }),
+  share: Type.Number({ description: 'browsers / population (6 decimals).' }),
+  oneIn: Type.Number({ description: 'population / browsers: "one in N" (2 decimals).' }),
+  bits: Type.Number({ description: 'Identifying information, −log2(share) (3 decimals).' }),
+}
+
+/** results.uniqueness (issue 48, src/core/uniqueness.ts; docs/uniqueness.md). */
+export const UniquenessSchema = Type.Union(
+  [
+    Type.Object({
+      population: Type.Integer({ minimum: 1, description: "Distinct browsers this service counted for the tool in the window, the submitter's included: one per network (IPv4 address, IPv6 /64) and combination of values." }),
+      windowDays: Type.Integer({ description: 'The window, in days (UNIQUENESS_WINDOW_DAYS; never longer than TASK_RETENTION_DAYS).' }),
+      meaningful: Type.Boolean({ description: 'population ≥ minimumPopulation; below it the figures are not yet meaningful.' }),
+      minimumPopulation: Type.Integer({ description: `Currently ${MEANINGFUL_POPULATION}.` }),
+      k: Type.Integer({ description: `Values fewer than k browsers have are rare (never an exact count); currently ${K_FLOOR}.` }),
+      perRange: Type.Integer({ description: 'New browsers one range (IPv4 /24, IPv6 /48) adds per tool and window (UNIQUENESS_BROWSERS_PER_RANGE): the flood bound.' }),
+      browser: Type.Union([Type.Literal('seen before'), Type.Literal('new'), Type.Literal('not counted: its range is full')], { description: 'Whether this browser was counted before, is counted now, or is in its own figures only (its range added perRange browsers already).' }),
+      fingerprint: Type.Object(FigureProperties, { description: "The whole combination (browser-fingerprint: the visitor id): how many browsers share every value." }),
+      attributes: Type.Array(
+        Type.Object({
+          name: Type.String(),
+          label: Type.String(),
+          shown: Type.Union([Type.String(), Type.Null()], { description: 'A short form of the value; null where the results keep only a hash.' }),
+          ...FigureProperties,
+        }),
+        { description: 'Each identifying attribute, the rarest first.' },
+      ),
+    }),
+    Type.Null(),
+  ],
+  { description: 'How identifying this browser is among the distinct browsers this service saw in the window (docs/uniqueness.md). Null when nothing identifying was read or the counts could not be read. Absent on tasks stored before 2026-11-29 and on tools that identify nothing.' },
+)
+
 /** The stored results of a tool, as GET /api/antibot/tasks/{id} serves them. */
 export function storedResultsSchema(tool: ToolId, sections?: TSchema, signals?: TSchema): TSchema {
   const base = {
@@ -91,6 +127,7 @@ export function storedResultsSchema(tool: ToolId, sections?: TSchema, signals?: 
     consistency: ConsistencySchema,
     server: ServerEvidenceSchema,
     ...(signals ? { signals: Type.Optional(signals) } : {}),
+    ...((IDENTIFYING_TOOLS as readonly string[]).includes(tool) ? { uniqueness: Type.Optional(UniquenessSchema) } : {}),
   }
   const extra = tool === 'bot-detector' ? BotDetectorSpecSections : {}
   // A tool's own sections are object properties: merge them into one object schema (readable

@@ -51,6 +51,11 @@ export interface AppDeps {
   signupLimit?: WindowPolicy | undefined
   /** Store client addresses truncated to /24 and /48 (IP_TRUNCATE). */
   ipTruncate?: boolean | undefined
+  /**
+   * How identifying a browser is (src/core/uniqueness.ts): the window in days and the new
+   * browsers one range adds per tool; DEFAULT_WINDOW_DAYS and DEFAULT_PER_RANGE when omitted.
+   */
+  uniqueness?: { windowDays: number; perRange: number } | undefined
   /** Keys an account may create on the dashboard (MAX_KEYS_PER_ACCOUNT); DEFAULT_MAX_KEYS_PER_ACCOUNT when omitted. */
   maxKeysPerAccount?: number | undefined
   /**

@@ -15,6 +15,8 @@ import { runDigest } from '../core/run-digest'
 import { runSeenBefore } from '../../db/tasks'
 import { isDatabaseUnavailable } from '../../db/unavailable'
 import { believedFingerprintHeaders, observeSubmission } from './observe'
+import { countUniqueness } from './uniqueness-count'
+import type { Sighting } from '../../db/uniqueness'
 
 export const MAX_TASK_BODY_BYTES = 64 * 1024
 
@@ -33,6 +35,8 @@ export interface Submission {
   fingerprint: string | null
   /** The page run's digest, for the task's `run_digest` column (null: not a page run). */
   runDigest: string | null
+  /** What the task's insert records for the uniqueness figures (null: nothing to count). */
+  sighting: Sighting | null
 }
 
 export type SubmissionResult = { ok: true; submission: Submission } | { ok: false; failure: SubmissionFailure }
@@ -62,7 +66,7 @@ type Server = Parameters<typeof believedFingerprintHeaders>[0]
  * `page`: the tool the report URL names; a body for another tool is refused.
  */
 export async function readSubmission(
-  deps: Pick<AppDeps, 'db' | 'judge' | 'ipTruncate' | 'log' | 'trustedProxies' | 'tlsFingerprintHeaders'>,
+  deps: Pick<AppDeps, 'db' | 'judge' | 'ipTruncate' | 'log' | 'trustedProxies' | 'tlsFingerprintHeaders' | 'uniqueness'>,
   args: { request: Request; server: Server; ip: string; now: Date; purpose: 'submit' | 'report'; page?: string },
 ): Promise<SubmissionResult> {
   const { db } = deps
@@ -84,7 +88,10 @@ export async function readSubmission(
   const input = validateTaskInput(body, observed, { ...deps.judge, fingerprintSeen: seen.fingerprintSeen, ...(runSeen ? { runSeen } : {}) })
   if (!input.ok) return { ok: false, failure: { code: 'invalid', why: input.why } }
   if (args.page !== undefined && input.value.tool !== args.page) return { ok: false, failure: { code: 'wrong_tool', tool: input.value.tool, page: args.page } }
-  return { ok: true, submission: { input: input.value, observed, ipAddress, fingerprint: seen.fingerprint, runDigest: digest } }
+  // How identifying the browser is: counted after judging, from the results as stored; the
+  // report shows what its stored task was given.
+  const sighting = await countUniqueness(deps, { tool: input.value.tool, results: input.value.results, userAgent: observed.userAgent, storedIp: ipAddress, now, report: asOfNonce })
+  return { ok: true, submission: { input: input.value, observed, ipAddress, fingerprint: seen.fingerprint, runDigest: digest, sighting } }
 }
 
 /** Whether a stored task has the run's digest; a failed lookup is said, not a failed submission. */

@@ -2,7 +2,7 @@
 
 import { Elysia } from 'elysia'
 import { taskFetcher } from '../../db/fetch'
-import { getTask, taskJson, taskWriter } from '../../db/tasks'
+import { getTask, insertTaskWithSighting, taskJson, taskWriter } from '../../db/tasks'
 import { hitWindow, recordMiss } from '../../db/rate-windows'
 import { decideHit, DEFAULT_MISS_LIMIT } from '../core/fixed-window'
 import { fetchFailureStatus } from '../core/errors'
@@ -64,7 +64,7 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
       }
       const read = await readSubmission(deps, { request, server, ip, now, purpose: 'submit' })
       if (!read.ok) return refused(read.failure)
-      const { input, observed, ipAddress, fingerprint, runDigest } = read.submission
+      const { input, observed, ipAddress, fingerprint, runDigest, sighting } = read.submission
       const id = uuidV4(random)
       const task = {
         id,
@@ -79,7 +79,10 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
       }
       if (observed.nonce === 'valid') {
         // Stored only if this submission is the one that uses the nonce (a concurrent replay loses).
-        if (!(await insertTaskUsingNonce(db, task, input.nonce!))) return refused({ code: 'nonce_used' })
+        if (!(await insertTaskUsingNonce(db, task, input.nonce!, sighting))) return refused({ code: 'nonce_used' })
+      } else if (sighting) {
+        // Recorded in the task's own statement: one at a time, not grouped (db/uniqueness.ts).
+        await insertTaskWithSighting(db, task, sighting)
       } else {
         await writer.insert(task)
       }

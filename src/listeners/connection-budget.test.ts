@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { connectionBudget, rangeKey, type ConnectionTicket } from './connection-budget'
+import { connectionBudget, type ConnectionTicket } from './connection-budget'
+import { rangeKey } from '../core/ip'
 
 describe('connectionBudget', () => {
   const limits = { perNetwork: 3, handshakesPerNetwork: 2, perRange: 100, total: 5 }

@@ -15,7 +15,7 @@
 // listener from everyone else (issue 45: 17 addresses of one /24 held all 1,024 places and every
 // other client was refused). Only a newcomer from the largest holder itself is refused there.
 
-import { formatIp, networkKey, parseIp } from '../core/ip'
+import { networkKey, rangeKey } from '../core/ip'
 
 export interface ConnectionLimits {
   /** Open connections per client network (HTTPS_CONNECTIONS_PER_NETWORK). */
@@ -60,18 +60,6 @@ export interface ConnectionBudget {
   readonly evicted: number
 }
 
-/**
- * The range an address counts in: its IPv4 /24 or its IPv6 /48 (IPv4-mapped IPv6 is IPv4);
- * anything unparsable is its own range.
- */
-export function rangeKey(address: string): string {
-  const bytes = parseIp(address)
-  if (!bytes) return address
-  if (bytes.length === 4) return `${formatIp(Uint8Array.of(bytes[0]!, bytes[1]!, bytes[2]!, 0))}/24`
-  const prefix = new Uint8Array(16)
-  prefix.set(bytes.subarray(0, 6))
-  return `${formatIp(prefix)}/48`
-}
 
 interface Held {
   open: number

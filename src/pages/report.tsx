@@ -12,6 +12,8 @@ import type { ReportResults } from './report-results'
 export type { ReportResults }
 import { Breakable } from './breakable'
 import { ToolPicture } from './pictures'
+import { UniquenessPicture } from './pictures/uniqueness'
+import type { Uniqueness } from '../core/uniqueness'
 import { TableHead } from './table-head'
 
 
@@ -147,12 +149,19 @@ export function ChecksTable(props: { checks: readonly Check[] }): JSX.Element {
   )
 }
 
+/** A stored `results.uniqueness` (src/core/uniqueness.ts), as far as the picture reads it. */
+function isUniqueness(u: unknown): u is Uniqueness {
+  const o = u as Partial<Uniqueness> | null
+  return !!o && typeof o === 'object' && typeof o.population === 'number' && o.population > 0 && Array.isArray(o.attributes) && !!o.fingerprint
+}
+
 export function ReportFragment(props: { tool: ToolId; results: ReportResults }): JSX.Element {
   const { results } = props
   return (
     <section class="card report" aria-label="Results" data-score={String(results.summary.score)} data-tested={results.untested ? 'false' : 'true'}>
       <Headline results={results} />
       <ToolPicture tool={props.tool} results={results} />
+      {isUniqueness(results.uniqueness) ? <UniquenessPicture u={results.uniqueness} whole={props.tool === 'browser-fingerprint' ? 'your visitor id (every component together)' : 'this combination of every value below'} /> : ''}
       <ChecksTable checks={results.checks} />
       {typeof results.ruleset === 'string' ? (
         <p class="hint" data-ruleset safe>

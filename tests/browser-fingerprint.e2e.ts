@@ -8,6 +8,7 @@
 import { expect, type Page } from '@playwright/test'
 import { testWithFonts } from './support/fonts'
 import { startServer, type RunningServer } from './support/server'
+import type { Uniqueness } from '../src/core/uniqueness'
 
 const test = testWithFonts('server')
 
@@ -24,7 +25,8 @@ interface Task {
   score: number
   results: {
     checks: Array<{ id: string; verdict: string; observed: unknown }>
-    fingerprint: { visitorId: string; unstable: string[]; excluded: string[]; components: Record<string, { hash: string | null; stable: boolean }>; commonness: { tasks: number; addresses: number } | null }
+    fingerprint: { visitorId: string; unstable: string[]; excluded: string[]; components: Record<string, { hash: string | null; stable: boolean; inVisitorId: boolean }>; commonness: { tasks: number; addresses: number } | null }
+    uniqueness: Uniqueness | null
   }
 }
 
@@ -58,6 +60,28 @@ test('default headless Chromium: a stable visitor id, consistent everywhere, Swi
   }
   expect(task.score).toBe(90)
   await expect(page.getByRole('region', { name: 'Results' }).locator('tr[data-check="fp-software-renderer"]')).toContainText('SwiftShader')
+})
+
+test('how identifying this browser is: the report draws each component’s bits, and a reload counts once', async ({ page }) => {
+  const first = await run(page)
+  const u = first.task.results.uniqueness!
+  // Every component that went into the visitor id is an attribute, the rarest first.
+  const inId = Object.entries(first.task.results.fingerprint.components).filter(([, c]) => c.inVisitorId).map(([name]) => name)
+  expect(u.attributes.map((a) => a.name).sort()).toEqual(inId.sort())
+  expect(u.attributes.map((a) => a.bits)).toEqual([...u.attributes.map((a) => a.bits)].sort((a, b) => b - a))
+  expect(u).toMatchObject({ windowDays: 90, k: 5, meaningful: false, minimumPopulation: 100 })
+  expect(u.population).toBeGreaterThanOrEqual(1)
+  // What a person sees: the whole fingerprint, the population said to be small, a row per component.
+  const picture = page.getByRole('region', { name: 'Results' }).locator('figure[data-picture="uniqueness"]')
+  await expect(picture).toContainText('How identifying this browser is')
+  await expect(picture).toContainText(`Among ${u.population.toLocaleString('en-US')} browser`)
+  await expect(picture).toContainText('Not yet meaningful')
+  await expect(picture.locator('tr[data-attribute]')).toHaveCount(u.attributes.length)
+  // The reload: the same browser, counted once.
+  const again = (await run(page)).task.results.uniqueness!
+  expect(again.browser).toBe('seen before')
+  expect(again.population).toBe(u.population)
+  await expect(picture).toHaveAttribute('data-population', String(u.population))
 })
 
 test('navigator overridden in the page is contradicted by the worker', async ({ page }) => {

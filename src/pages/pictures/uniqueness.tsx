@@ -27,6 +27,9 @@ export function UniquenessPicture(props: { u: Uniqueness; whole: string }): JSX.
   const { u } = props
   const most = Math.max(Math.log2(u.population), 1)
   const f = u.fingerprint
+  // browser-fingerprint's results keep only hashes: no value column then.
+  const values = u.attributes.some((a) => a.shown !== null)
+  const columns = COLUMNS.filter((c) => values || c !== 'Value')
   const whole = f.rare
     ? `${props.whole} is shared by fewer than ${u.k} of them: one in more than ${int(Math.floor(f.oneIn))} (at least ${f.bits.toFixed(2)} bits).`
     : `${props.whole} is shared by ${int(f.browsers ?? 0)} of them: one in ${oneInText(f)} (${f.bits.toFixed(2)} bits).`
@@ -47,7 +50,7 @@ export function UniquenessPicture(props: { u: Uniqueness; whole: string }): JSX.
         <caption class="muted">Each attribute, the rarest first: the fewer browsers share a value, the more bits it gives away.</caption>
         <thead>
           <tr>
-            {COLUMNS.map((c) => (
+            {columns.map((c) => (
               <th scope="col">{c}</th>
             ))}
           </tr>
@@ -58,9 +61,13 @@ export function UniquenessPicture(props: { u: Uniqueness; whole: string }): JSX.
               <th scope="row" data-label={COLUMNS[0]} safe>
                 {a.label}
               </th>
-              <td data-label={COLUMNS[1]}>
-                <code safe>{a.shown ?? '—'}</code>
-              </td>
+              {values ? (
+                <td data-label={COLUMNS[1]}>
+                  <code safe>{a.shown ?? '—'}</code>
+                </td>
+              ) : (
+                ''
+              )}
               <td data-label={COLUMNS[2]} safe>
                 {browsersText(a, u.k)}
               </td>

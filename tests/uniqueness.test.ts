@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { rows, type Db } from '../db/client'
 import { getTask } from '../db/tasks'
-import { purgeUniqueness } from '../db/uniqueness'
+import { purgeUniqueness, sightingParams } from '../db/uniqueness'
+import { INSERT_TASK_WITH_SIGHTING } from '../db/tasks'
+import postgres from 'postgres'
 import { parseTrustedProxies } from '../src/core/ip'
 import type { Uniqueness } from '../src/core/uniqueness'
 import { chromium156, CHROMIUM_156_SERVER } from '../src/core/tools/screen-display.fixture'
@@ -157,11 +159,13 @@ describe.each(testDrivers())('uniqueness over HTTP on %s', (driver) => {
       // The same browser from both instances at once.
       jobs.push(post(i % 2 ? other : app, `172.16.${i}.9`, body))
     }
+    // And one range's 20 new browsers, half through each instance at once: the flood bound holds.
+    for (let i = 0; i < 20; i++) jobs.push(post(i % 2 ? app : other, `100.64.9.${i + 1}`, screenBody(700 + i, 500)))
     await Promise.all(jobs)
     await other.stop()
-    expect(await count('uniqueness_browsers')).toBe(before + 30)
+    expect(await count('uniqueness_browsers')).toBe(before + 30 + 4)
     const [pop] = await rows<{ n: number }>(tdb.db, sql`select sum(browsers)::int as n from uniqueness_counts where tool = 'screen-display' and name = '*'`)
-    expect(pop!.n).toBe(sizeBefore + 30)
+    expect(pop!.n).toBe(sizeBefore + 30 + 4)
     // Every count equals the browsers that have the value.
     const drift = await rows<{ n: number }>(
       tdb.db,
@@ -176,6 +180,37 @@ describe.each(testDrivers())('uniqueness over HTTP on %s', (driver) => {
       sql`select count(*)::int as n from uniqueness_ranges r where r.browsers <> (select count(*) from uniqueness_browsers b where b.tool = r.tool and b.range = r.range)`,
     )
     expect(ranges[0]!.n).toBe(0)
+  })
+
+  test('the flood bound under a held lock: a range at 3 of 4, two new browsers stored at once, one counted', async () => {
+    if (!tdb.url) return // PostgreSQL only: PGlite has one connection, nothing runs at once.
+    const a = postgres(tdb.url, { max: 1, onnotice: () => {} })
+    const b = postgres(tdb.url, { max: 1, onnotice: () => {} })
+    try {
+      const range = 'held-range'
+      await a.unsafe(`insert into uniqueness_ranges (tool, range, browsers, created_at) values ('screen-display', '${range}', 3, now())`)
+      const params = (browser: string) => {
+        const row = [crypto.randomUUID(), 'screen-display', 90, '198.18.0.1', 'UA', '{}', new Date().toISOString(), null]
+        return [...row, ...sightingParams({ tool: 'screen-display', keys: { browser, range, shard: 1 }, names: ['*', '#'], values: ['*', browser], seen: new Date(), perRange: 4 })]
+      }
+      // A stores its browser and holds its transaction open; B's statement must wait on the range's row.
+      await a.unsafe('begin')
+      const [first] = await a.unsafe(INSERT_TASK_WITH_SIGHTING, params('held-1') as never[])
+      let bDone = false
+      const second = b.unsafe(INSERT_TASK_WITH_SIGHTING, params('held-2') as never[]).then((r) => {
+        bDone = true
+        return r[0]
+      })
+      await Bun.sleep(200)
+      expect(bDone).toBe(false)
+      await a.unsafe('commit')
+      expect([first!.stored, first!.added, (await second)!.stored, (await second)!.added]).toEqual([1, 1, 1, 0])
+      const [r] = await a.unsafe(`select browsers from uniqueness_ranges where range = '${range}'`)
+      expect(r!.browsers).toBe(4)
+    } finally {
+      await a.end()
+      await b.end()
+    }
   })
 
   test('the page report shows the figures its stored task was given', async () => {

@@ -281,5 +281,9 @@ export const uniquenessRanges = pgTable(
     browsers: integer('browsers').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tool, t.range] })],
+  (t) => [
+    primaryKey({ columns: [t.tool, t.range] }),
+    // Ranges without browsers (all gone, or none ever stored): what the purge deletes, by index.
+    index('uniqueness_ranges_empty_idx').on(t.createdAt).where(sql`${t.browsers} <= 0`),
+  ],
 )

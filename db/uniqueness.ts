@@ -111,7 +111,7 @@ export async function storedUniqueness(db: Db, nonce: string): Promise<unknown> 
   return row?.u ? JSON.parse(row.u) : undefined
 }
 
-const PURGE = `
+export const PURGE = `
   with gone as (
     delete from uniqueness_browsers b
     where (b.tool, b.browser) in (select tool, browser from uniqueness_browsers where last_seen < $1::timestamptz
@@ -131,7 +131,7 @@ const PURGE = `
   select (select count(*) from gone)::int as browsers,
          coalesce((select string_agg(concat_ws(',', tool, name, value, shard), ';') from dc where browsers <= 0), '') as zero`
 
-const DELETE_ZERO_COUNTS = `
+export const DELETE_ZERO_COUNTS = `
   delete from uniqueness_counts c
   where (c.tool, c.name, c.value, c.shard) in (
     select c2.tool, c2.name, c2.value, c2.shard from uniqueness_counts c2,
@@ -140,10 +140,11 @@ const DELETE_ZERO_COUNTS = `
     where c2.tool = k.tool and c2.name = k.name and c2.value = k.value and c2.shard = k.shard and c2.browsers <= 0
     for update of c2 skip locked)`
 
-const DELETE_EMPTY_RANGES = `
+export const DELETE_EMPTY_RANGES = `
   delete from uniqueness_ranges r
   where (r.tool, r.range) in (select tool, range from uniqueness_ranges where browsers <= 0 and created_at < $1::timestamptz
-                              limit $2::int for update skip locked)`
+                              order by created_at limit $2::int for update skip locked)
+    and r.browsers <= 0`
 
 /**
  * Deletes the browsers last seen before `before` and takes them off the counts, in batches;

@@ -26,4 +26,5 @@ CREATE TABLE "uniqueness_ranges" (
 	CONSTRAINT "uniqueness_ranges_tool_range_pk" PRIMARY KEY("tool","range")
 );
 --> statement-breakpoint
-CREATE INDEX "uniqueness_browsers_last_seen_idx" ON "uniqueness_browsers" USING btree ("last_seen");
+CREATE INDEX "uniqueness_browsers_last_seen_idx" ON "uniqueness_browsers" USING btree ("last_seen");--> statement-breakpoint
+CREATE INDEX "uniqueness_ranges_empty_idx" ON "uniqueness_ranges" USING btree ("created_at") WHERE "uniqueness_ranges"."browsers" <= 0;

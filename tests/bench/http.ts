@@ -2,7 +2,7 @@
 // Bun.serve + postgres.js, the same work in the fewest statements) measured in the same run, as
 // production runs — tables that have grown and are never reset, mixed load, statistics as
 // autovacuum leaves them, the request log on, memory beside throughput.
-//   npm run bench:http [-- --rounds 3 --seconds 20 --connections 32 --keys 64 --tasks 1000000 --lite-tasks 200000 --metrics 1]
+//   npm run bench:http [-- --rounds 3 --seconds 20 --connections 32 --keys 64 --tasks 1000000 --lite-tasks 200000 --metrics 1 --id-post 1]
 //
 // - Metrics (--metrics 1, the default): the service runs with METRICS_TOKEN set, and /metrics is
 //   scraped every second throughout, as Prometheus would (--metrics 0: no token, no metrics kept).
@@ -15,8 +15,12 @@
 //   default; a run lasts about fifteen). On a server with autovacuum off, as this project's
 //   machine has it, a stand-in does the same at the same thresholds (autovacuumStandIn).
 // - Loads, in every round, the two targets back to back (order alternating): keyed GETs with one
-//   hot key, keyed GETs with 64 keys in turn (of 2,000 tasks spread over the table), POSTs, and
-//   a mixed load (each connection sends four keyed GETs, then a POST).
+//   hot key, keyed GETs with 64 keys in turn (of 2,000 tasks spread over the table), POSTs, a
+//   mixed load (each connection sends four keyed GETs, then a POST), and identifying POSTs
+//   (--id-post 0: none): screen-display signals of ~30 screen sizes from 20,000 client /24s
+//   named by X-Forwarded-For (the service trusts 127.0.0.1), a third of them reloads, so that
+//   the service counts uniqueness (issue 48) as in production (tests/bench/load.ts:
+//   identifyingPosts; the baseline stores them as any POST).
 // - Prints per round each load's ratio to the baseline and the service's trend against round 1;
 //   p50/p99 at half the service's maximum; keyed GET on the million tasks against the same GET
 //   on a table holding only the fetched tasks; the service's RSS idle after start and at its peak
@@ -29,8 +33,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { load, median, rssMb, spawnServer, type GetSet, type Kind, type Load, type Server } from './load'
-import { autovacuumStandIn, copyTemplate, dropDatabase, emptyCopy, ensureTemplate, POST_BODY, tableStats, type TableStats } from './steady-state'
+import { identifyingPosts, load, median, rssMb, spawnServer, type GetSet, type IdentifyingPosts, type Kind, type Load, type Server } from './load'
+import { autovacuumStandIn, copyTemplate, dropDatabase, emptyCopy, ensureTemplate, POST_BODY, tableStats, uniquenessState, type TableStats } from './steady-state'
+import { DEFAULT_PER_RANGE } from '../../src/core/uniqueness'
 import { copyLiteTemplate, ensureLiteTemplate } from './lite-state'
 import { uniqueName } from '../support/unique'
 
@@ -46,6 +51,7 @@ const TASKS = arg('tasks', 1_000_000)
 const LITE_TASKS = arg('lite-tasks', 200_000)
 const LITE_SECONDS = arg('lite-seconds', 10)
 const METRICS = arg('metrics', 1) === 1
+const ID_POST = arg('id-post', 1) === 1
 const METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef'
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const bun = join(import.meta.dir, '../../node_modules/.bin/bun')
@@ -53,16 +59,21 @@ const tmp = mkdtempSync(join(tmpdir(), 'antibot-bench-'))
 const log = (line: string) => console.error(`${new Date().toISOString().slice(11, 19)} ${line}`)
 const r2 = (x: number) => x.toFixed(2)
 
-type LoadName = 'get-hot' | 'get-many' | 'post' | 'mixed'
+type LoadName = 'get-hot' | 'get-many' | 'post' | 'mixed' | 'id-post'
 const LOADS: Array<{ name: LoadName; kind: Kind; label: string }> = [
   { name: 'get-hot', kind: 'get', label: 'keyed GET, one hot key' },
   { name: 'get-many', kind: 'get', label: `keyed GET, ${KEYS} keys` },
   { name: 'post', kind: 'post', label: 'POST' },
   { name: 'mixed', kind: 'mixed', label: 'mixed (4 GET : 1 POST)' },
+  ...(ID_POST ? [{ name: 'id-post' as const, kind: 'identifying' as const, label: 'POST, identifying (screen-display signals)' }] : []),
 ]
+const noLoads = (): Record<LoadName, Load[]> => ({ 'get-hot': [], 'get-many': [], post: [], mixed: [], 'id-post': [] })
 
 // As `npm start` starts it: `bun --smol`, with JavaScriptCore's heap bound (package.json).
-const SERVICE_ENV = { SIGNING_KEY_SECRET: 'bench-signing-key-secret-0123456789abcdef', PORT: '0', HOST: '127.0.0.1', STUN_PORT: 'off', TLS_PORT: '0', LOG_REQUESTS: 'true', BUN_JSC_gcMaxHeapSize: '33554432', ...(METRICS ? { METRICS_TOKEN } : {}) }
+// TRUSTED_PROXIES: the load generator stands for the service's reverse proxy, so the identifying
+// load's X-Forwarded-For names each request's client; the other loads send none, and a trusted
+// peer without one is the client itself, as before.
+const SERVICE_ENV = { SIGNING_KEY_SECRET: 'bench-signing-key-secret-0123456789abcdef', PORT: '0', HOST: '127.0.0.1', STUN_PORT: 'off', TLS_PORT: '0', LOG_REQUESTS: 'true', BUN_JSC_gcMaxHeapSize: '33554432', TRUSTED_PROXIES: '127.0.0.1', ...(METRICS ? { METRICS_TOKEN } : {}) }
 const LISTENING = /listening on (http:\/\/[\d.]+:\d+)/
 const IPDB_READY = /IP database ready/
 
@@ -94,7 +105,8 @@ async function startService(env: Record<string, string>): Promise<Server & { idl
   }
 }
 
-const seqDelta = (a: TableStats, b: TableStats) => Object.fromEntries(Object.keys(b.seqScans).map((t) => [t, (b.seqScans[t] ?? 0) - (a.seqScans[t] ?? 0)]).filter(([, n]) => (n as number) > 0))
+const scanDelta = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries(Object.keys(b).map((t) => [t, (b[t] ?? 0) - (a[t] ?? 0)]).filter(([, n]) => (n as number) > 0))
+const seqDelta = (a: TableStats, b: TableStats) => scanDelta(a.seqScans, b.seqScans)
 
 let scrapes = 0
 const scrapeErrors: string[] = []
@@ -122,12 +134,16 @@ try {
     'get-many': { keys: template.keys, ids: template.ids },
     post: { keys: template.keys, ids: template.ids },
     mixed: { keys: template.keys, ids: template.ids },
+    'id-post': { keys: [], ids: [] },
   }
   const opts = { connections: CONNECTIONS, seconds: SECONDS, postBody: POST_BODY }
-  for (const t of Object.values(targets)) for (const l of LOADS) await load(t, l.kind, sets[l.name], { ...opts, seconds: 2 })
+  // The identifying load: one stream per target, the same sequence for both, continued from load to load.
+  const idPosts: Record<'baseline' | 'service', IdentifyingPosts> = { baseline: identifyingPosts(), service: identifyingPosts() }
+  const optsOf = (t: 'baseline' | 'service') => ({ ...opts, identifying: idPosts[t] })
+  for (const t of ['baseline', 'service'] as const) for (const l of LOADS) await load(targets[t], l.kind, sets[l.name], { ...optsOf(t), seconds: 2 })
   log('warmed up')
 
-  const out: Record<'baseline' | 'service', Record<LoadName, Load[]>> = { baseline: { 'get-hot': [], 'get-many': [], post: [], mixed: [] }, service: { 'get-hot': [], 'get-many': [], post: [], mixed: [] } }
+  const out: Record<'baseline' | 'service', Record<LoadName, Load[]>> = { baseline: noLoads(), service: noLoads() }
   const scans: Array<{ round: number; load: LoadName; target: string; scans: Record<string, number> }> = []
   const dbOf = { baseline: baseUrl, service: svcUrl }
   const firstStats = { baseline: await tableStats(baseUrl), service: await tableStats(svcUrl) }
@@ -136,7 +152,7 @@ try {
     for (const l of LOADS) {
       for (const t of order) {
         const before = await tableStats(dbOf[t])
-        out[t][l.name].push(await load(targets[t], l.kind, sets[l.name], opts))
+        out[t][l.name].push(await load(targets[t], l.kind, sets[l.name], optsOf(t)))
         const d = seqDelta(before, await tableStats(dbOf[t]))
         if (Object.keys(d).length) scans.push({ round, load: l.name, target: t, scans: d })
       }
@@ -176,6 +192,8 @@ try {
   await autovacuum.stop()
   const serviceScans = seqDelta(firstStats.service, lastStats.service)
   const baselineScans = seqDelta(firstStats.baseline, lastStats.baseline)
+  const uniquenessScans = scanDelta(firstStats.service.uniquenessSeqScans, lastStats.service.uniquenessSeqScans)
+  const uniqueness = await uniquenessState(svcUrl, DEFAULT_PER_RANGE)
   service.stop()
   baseline.stop()
   await Bun.sleep(300)
@@ -187,10 +205,11 @@ try {
   copyLiteTemplate(liteTemplate.dir, liteDir)
   const lite = await startService({ DATA_DIR: liteDir })
   stoppers.push(lite.stop)
-  const liteSets: Record<LoadName, GetSet> = { 'get-hot': { keys: liteTemplate.keys.slice(0, 1), ids: liteTemplate.ids }, 'get-many': { keys: liteTemplate.keys, ids: liteTemplate.ids }, post: { keys: [], ids: [] }, mixed: { keys: liteTemplate.keys, ids: liteTemplate.ids } }
-  for (const l of LOADS) await load(lite, l.kind, liteSets[l.name], { ...opts, seconds: 2 })
-  const liteOut: Record<LoadName, Load[]> = { 'get-hot': [], 'get-many': [], post: [], mixed: [] }
-  for (let round = 0; round < 2; round++) for (const l of LOADS) liteOut[l.name].push(await load(lite, l.kind, liteSets[l.name], { ...opts, seconds: LITE_SECONDS }))
+  const liteSets: Record<LoadName, GetSet> = { 'get-hot': { keys: liteTemplate.keys.slice(0, 1), ids: liteTemplate.ids }, 'get-many': { keys: liteTemplate.keys, ids: liteTemplate.ids }, post: { keys: [], ids: [] }, mixed: { keys: liteTemplate.keys, ids: liteTemplate.ids }, 'id-post': { keys: [], ids: [] } }
+  const liteOpts = { ...opts, identifying: identifyingPosts() }
+  for (const l of LOADS) await load(lite, l.kind, liteSets[l.name], { ...liteOpts, seconds: 2 })
+  const liteOut = noLoads()
+  for (let round = 0; round < 2; round++) for (const l of LOADS) liteOut[l.name].push(await load(lite, l.kind, liteSets[l.name], { ...liteOpts, seconds: LITE_SECONDS }))
   const liteHalf = { get: Math.round(median(liteOut['get-many'].map((x) => x.rps)) / 2), post: Math.round(median(liteOut.post.map((x) => x.rps)) / 2) }
   const liteLatency = { get: await load(lite, 'get', liteSets['get-many'], { ...opts, seconds: 10, rate: liteHalf.get }), post: await load(lite, 'post', liteSets.post, { ...opts, seconds: 10, rate: liteHalf.post }) }
   lite.stop()
@@ -215,7 +234,7 @@ try {
   for (let i = 0; i < ROUNDS; i++) for (const l of LOADS) for (const t of ['baseline', 'service'] as const) console.log(`  round ${i + 1} ${l.name} ${t[0]}: ${out[t][l.name][i]!.perSecond.map((n) => (n / 1000).toFixed(1)).join(' ')}`)
   console.log('\n| load | median × baseline | lowest round × baseline | target | lowest round vs round 1 |')
   console.log('|---|---|---|---|---|')
-  const targetOf: Record<LoadName, number> = { 'get-hot': 1.2, 'get-many': 1.2, post: 1.0, mixed: 1.0 }
+  const targetOf: Record<LoadName, number> = { 'get-hot': 1.2, 'get-many': 1.2, post: 1.0, mixed: 1.0, 'id-post': 1.0 }
   const summary: Record<string, unknown> = {}
   for (const l of LOADS) {
     const ratios = out.baseline[l.name].map((_, i) => ratio(l.name, i))
@@ -226,6 +245,11 @@ try {
   }
   const errors = Object.values(out.service).flat().reduce((n, x) => n + x.errors, 0)
   console.log(`\nerrors of the service over all loads: ${errors}; request log: ${logLines} lines in its stdout file`)
+  const share = (p: IdentifyingPosts) => `${p.drawn.toLocaleString('en')} drawn, ${p.drawn ? Math.round((100 * p.reloads) / p.drawn) : 0} % reloads`
+  if (ID_POST)
+    console.log(
+      `identifying POSTs: service ${share(idPosts.service)}, baseline ${share(idPosts.baseline)}; the service counted ${uniqueness.browsers.toLocaleString('en')} browsers in ${uniqueness.ranges.toLocaleString('en')} ranges (${uniqueness.fullRanges.toLocaleString('en')} at the flood bound of ${DEFAULT_PER_RANGE}), ${uniqueness.counts.toLocaleString('en')} count rows`,
+    )
   console.log(METRICS ? `metrics on (METRICS_TOKEN set): /metrics scraped ${scrapes} times, every second, ${scrapeErrors.length} failed${scrapeErrors.length ? ` (${[...new Set(scrapeErrors)].join('; ')})` : ''}` : 'metrics off (--metrics 0)')
   console.log(`\nat half the service's maximum (GET ${half.get}/s, POST ${half.post}/s), p50/p99 ms: baseline GET ${latency.baseline!.get.p50}/${latency.baseline!.get.p99}, POST ${latency.baseline!.post.p50}/${latency.baseline!.post.p99}; service GET ${latency.service!.get.p50}/${latency.service!.get.p99}, POST ${latency.service!.post.p50}/${latency.service!.post.p99}`)
   const fullRps = median(full.map((x) => x.rps))
@@ -245,14 +269,15 @@ try {
   const litePeak = Math.max(...Object.values(liteOut).map(peak), liteLatency.get.rssPeakMb ?? 0, liteLatency.post.rssPeakMb ?? 0)
   console.log(`\nRSS of the service process, MB: on PostgreSQL idle ${service.idleMb}, peak under load ${pgPeak}; embedded PGlite idle ${lite.idleMb}, peak under load ${litePeak}`)
   const liteRow = (l: LoadName) => Math.round(median(liteOut[l].map((x) => x.rps)))
-  console.log(`\nPGlite (${liteTemplate.tasks.toLocaleString('en')} tasks, 2 rounds × ${LITE_SECONDS} s, request log on), req/s: GET one key ${liteRow('get-hot')}, GET ${KEYS} keys ${liteRow('get-many')}, POST ${liteRow('post')}, mixed ${liteRow('mixed')}; errors ${Object.values(liteOut).flat().reduce((n, x) => n + x.errors, 0)}; p50/p99 ms at half (GET ${liteHalf.get}/s, POST ${liteHalf.post}/s): GET ${liteLatency.get.p50}/${liteLatency.get.p99}, POST ${liteLatency.post.p50}/${liteLatency.post.p99}`)
+  console.log(`\nPGlite (${liteTemplate.tasks.toLocaleString('en')} tasks, 2 rounds × ${LITE_SECONDS} s, request log on), req/s: GET one key ${liteRow('get-hot')}, GET ${KEYS} keys ${liteRow('get-many')}, POST ${liteRow('post')}, mixed ${liteRow('mixed')}${ID_POST ? `, identifying POST ${liteRow('id-post')}` : ''}; errors ${Object.values(liteOut).flat().reduce((n, x) => n + x.errors, 0)}; p50/p99 ms at half (GET ${liteHalf.get}/s, POST ${liteHalf.post}/s): GET ${liteLatency.get.p50}/${liteLatency.get.p99}, POST ${liteLatency.post.p50}/${liteLatency.post.p99}`)
   console.log(`\nthe server's autovacuum: ${autovacuum.serverAutovacuum ? 'on' : `off, so the benchmark's stand-in acted for it (${autovacuum.runs.vacuum} vacuums, ${autovacuum.runs.analyze} analyzes over both databases)`}; the service's hot tables were analyzed ${lastStats.service.autoanalyze - firstStats.service.autoanalyze}× and vacuumed ${lastStats.service.autovacuum - firstStats.service.autovacuum}× during the run`)
   console.log(`sequential scans of hot tables during the run: service ${JSON.stringify(serviceScans)}, baseline ${JSON.stringify(baselineScans)}`)
   for (const s of scans) console.log(`  round ${s.round}, ${s.load}, ${s.target}: ${JSON.stringify(s.scans)}`)
+  console.log(`sequential scans of the service's uniqueness tables during the run (reported, not failed on: the hourly purge reads uniqueness_ranges whole): ${JSON.stringify(uniquenessScans)}`)
   mkdirSync('bench-results', { recursive: true })
   writeFileSync(
     'bench-results/http.json',
-    JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, keys: KEYS, tasks: template.tasks, summary, out, latency, half, full, empty, rss: { postgres: { idle: service.idleMb, peak: pgPeak }, pglite: { idle: lite.idleMb, peak: litePeak } }, lite: { tasks: liteTemplate.tasks, out: liteOut, latency: liteLatency }, scans: { service: serviceScans, baseline: baselineScans, perLoad: scans } }, null, 2),
+    JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, keys: KEYS, tasks: template.tasks, summary, out, latency, half, full, empty, rss: { postgres: { idle: service.idleMb, peak: pgPeak }, pglite: { idle: lite.idleMb, peak: litePeak } }, lite: { tasks: liteTemplate.tasks, out: liteOut, latency: liteLatency }, scans: { service: serviceScans, baseline: baselineScans, perLoad: scans, uniqueness: uniquenessScans }, identifying: ID_POST ? { service: { drawn: idPosts.service.drawn, reloads: idPosts.service.reloads }, baseline: { drawn: idPosts.baseline.drawn, reloads: idPosts.baseline.reloads }, uniqueness } : null }, null, 2),
   )
   console.log('wrote bench-results/http.json')
   if (Object.keys(serviceScans).length) {

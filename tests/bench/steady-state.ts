@@ -218,6 +218,8 @@ export async function dropDatabase(baseUrl: string, name: string): Promise<void>
 /** Sequential scans, and analyzes and vacuums (autovacuum's or its stand-in's), on the hot tables of a database, as pg_stat_user_tables has them. */
 export interface TableStats {
   seqScans: Record<string, number>
+  /** Sequential scans of the uniqueness tables (in seqScans too: hot tables like the others). */
+  uniquenessSeqScans: Record<string, number>
   autoanalyze: number
   autovacuum: number
   /** Tasks inserted since the database was made (its copy of the template's are not counted). */
@@ -225,14 +227,21 @@ export interface TableStats {
 }
 
 export const HOT_TABLES = ['tasks', 'api_keys', 'plans', 'key_usage', 'page_nonces', 'evidence', 'rate_windows']
+/**
+ * The uniqueness counts' tables (issue 48), which the identifying load writes: vacuumed and
+ * analyzed like the hot tables, and a sequential scan of one fails the run like theirs (the
+ * hourly maintenance reaches its rows by index too).
+ */
+export const UNIQUENESS_TABLES = ['uniqueness_browsers', 'uniqueness_counts', 'uniqueness_ranges']
 
 export async function tableStats(url: string): Promise<TableStats> {
   const sql = postgres(url, { max: 1, onnotice: () => {} })
   try {
     const rows = await sql`select relname, seq_scan::int as seq, (analyze_count + autoanalyze_count)::int as aa, (vacuum_count + autovacuum_count)::int as av, n_tup_ins::bigint as ins
-                           from pg_stat_user_tables where relname = any(${HOT_TABLES})`
-    const out: TableStats = { seqScans: {}, autoanalyze: 0, autovacuum: 0, insertedTasks: 0 }
+                           from pg_stat_user_tables where relname = any(${[...HOT_TABLES, ...UNIQUENESS_TABLES]})`
+    const out: TableStats = { seqScans: {}, uniquenessSeqScans: {}, autoanalyze: 0, autovacuum: 0, insertedTasks: 0 }
     for (const r of rows) {
+      if (UNIQUENESS_TABLES.includes(r.relname)) out.uniquenessSeqScans[r.relname] = r.seq
       out.seqScans[r.relname] = r.seq
       out.autoanalyze += r.aa
       out.autovacuum += r.av
@@ -244,12 +253,24 @@ export async function tableStats(url: string): Promise<TableStats> {
   }
 }
 
+/** What the uniqueness tables of a database hold: browsers counted, ranges (and those at `perRange`, the flood bound), count rows. */
+export async function uniquenessState(url: string, perRange: number): Promise<{ browsers: number; ranges: number; fullRanges: number; counts: number }> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} })
+  try {
+    const [r] = await sql`select (select count(*)::int from uniqueness_browsers) as browsers, (select count(*)::int from uniqueness_ranges where browsers > 0) as ranges,
+                                 (select count(*)::int from uniqueness_ranges where browsers >= ${perRange}) as full_ranges, (select count(*)::int from uniqueness_counts) as counts`
+    return { browsers: r!.browsers, ranges: r!.ranges, fullRanges: r!.full_ranges, counts: r!.counts }
+  } finally {
+    await sql.end()
+  }
+}
+
 /**
  * What autovacuum does, for a server where it is off (this project's machine runs PostgreSQL
  * with `autovacuum = off`): every `naptimeMs` (autovacuum_naptime's default, a minute), each hot
- * table of each database past autovacuum's default thresholds is vacuumed (dead rows over
- * 50 + 20 % of its rows) or analyzed (rows changed since the last analyze over 50 + 10 %), the way
- * the autovacuum worker would. Where the server's own autovacuum is on, nothing is done: it acts
+ * or uniqueness table of each database past autovacuum's default thresholds is vacuumed (dead
+ * rows over 50 + 20 % of its rows) or analyzed (rows changed since the last analyze over
+ * 50 + 10 %), the way the autovacuum worker would. Where the server's own autovacuum is on, nothing is done: it acts
  * by itself. Returns a stop function and the count of what it did.
  */
 export async function autovacuumStandIn(baseUrl: string, urls: string[], log: (line: string) => void, naptimeMs = 60_000): Promise<{ stop(): Promise<void>; runs: { vacuum: number; analyze: number }; serverAutovacuum: boolean }> {
@@ -266,7 +287,7 @@ export async function autovacuumStandIn(baseUrl: string, urls: string[], log: (l
   const once = async () => {
     for (const sql of clients) {
       const due = await sql`select s.relname, n_dead_tup > 50 + 0.2 * greatest(c.reltuples, 0) as vacuum, n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0) as analyze
-                            from pg_stat_user_tables s join pg_class c on c.oid = s.relid where s.relname = any(${HOT_TABLES})`
+                            from pg_stat_user_tables s join pg_class c on c.oid = s.relid where s.relname = any(${[...HOT_TABLES, ...UNIQUENESS_TABLES]})`
       for (const t of due) {
         if (stopped) return
         if (t.vacuum) {

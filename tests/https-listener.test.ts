@@ -24,6 +24,7 @@ interface Task {
     handshake: { tested: boolean; reason: string | null }
     tls: { ja4: string | null; source: string | null }
     http2: { akamai: string | null }
+    tcp: { ja4t: string; family: string; proxy: boolean } | null
     checks: Array<{ id: string; verdict: string; observed: unknown }>
     server: { evidence: Array<{ kind: string; data: Record<string, unknown> }>; evidence_elsewhere?: Array<{ kind: string; address: string | null }> }
   }
@@ -75,6 +76,13 @@ describe('the service over its HTTPS listener, default configuration', () => {
     expect((h2.rtt as { transport: string }).transport).toBe('h2')
     expect(task.results.tls.ja4).toMatch(/^t13[di]\d{4}h2_/)
     expect(task.results.handshake).toMatchObject({ tested: true, reason: null })
+    // The SYN of that connection, as this machine's Linux kernel sent it over loopback (issue 49).
+    const tls = task.results.server.evidence[0]!.data as { syn: { ja4t: string; initialTtl: number; hops: number; df: boolean; mss: number; proxy: boolean } }
+    expect(tls.syn).toMatchObject({ ipVersion: 4, ttl: 64, initialTtl: 64, hops: 0, df: true, options: [2, 4, 8, 1, 3], mss: 65495, timestamps: true, sack: true, proxy: false })
+    expect(tls.syn.ja4t).toMatch(/^\d+_2-4-8-1-3_65495_\d+$/)
+    expect(task.results.tcp).toMatchObject({ ja4t: tls.syn.ja4t, family: 'linux', proxy: false })
+    // curl claims no operating system: the SYN is shown, not judged.
+    expect(task.results.checks.find((c) => c.id === 'tcp-syn-os')).toMatchObject({ verdict: 'na' })
   })
 
   test('over HTTP/1.1 the record is the HTTP/1 head, names in wire order and case', async () => {

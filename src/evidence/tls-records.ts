@@ -2,6 +2,7 @@
 // 'http1'), built from the parsed wire formats, and the few bytes it answers with. Pure: the
 // listener (src/listeners/tls.ts) only moves bytes between the socket and these functions.
 
+import type { SynRecord } from './tcp-syn'
 import { redactHeaderValue, redactUrl } from '../core/redact'
 import { ByteWriter, concatBytes } from './bytes'
 import { akamaiFingerprint, H2_FRAME, type H2ClientStart } from './http2'
@@ -45,9 +46,16 @@ export interface TlsRecord {
    * absent on records from before it was kept, when the listener always offered h2 and http/1.1).
    */
   negotiated: { protocol: string | null; alpn: string | null; cipher: string | null; offered?: string[] }
+  /**
+   * The connection's SYN as the client's kernel sent it (tcp-syn.ts, issue 49), with `proxy`
+   * true when the socket's peer was a trusted proxy (then the SYN is the proxy's, not the
+   * client's). Null when the kernel kept none (another platform, the listener could not ask);
+   * absent on records from before it was kept.
+   */
+  syn?: (SynRecord & { proxy: boolean }) | null
 }
 
-export function tlsRecord(hello: ClientHello, negotiated: TlsRecord['negotiated']): TlsRecord {
+export function tlsRecord(hello: ClientHello, negotiated: TlsRecord['negotiated'], syn: TlsRecord['syn'] = null): TlsRecord {
   const fp = tlsFingerprints(hello)
   const extensions = hello.extensions.map((e) => e.type)
   return {
@@ -75,6 +83,7 @@ export function tlsRecord(hello: ClientHello, negotiated: TlsRecord['negotiated'
     record_size_limit: hello.recordSizeLimit,
     malformed_extensions: hello.malformedExtensions,
     negotiated,
+    syn,
   }
 }
 

@@ -32,6 +32,10 @@ export interface Connection {
   peer: string
   /** tcpi_rtt in µs read at accept: the TCP handshake's round trip; null off Linux. */
   tcpRttMicros: number | null
+  /** The SYN the kernel kept for it, read at accept (tcp-info.ts savedSyn); null when none was kept. */
+  syn?: Uint8Array | null
+  /** Whether the socket's peer is a trusted proxy (its SYN is then the proxy's). */
+  viaProxy?: boolean
   /** performance.now() at which the connection deadline drops it. */
   deadline: number
   /** The deadline's timer, cleared when the connection is handed to the app. */

@@ -42,7 +42,8 @@ import { evidenceNonce, h2Response, h2ServerPreface, http1Record, http1Response,
 import { H2_SETTINGS, headerListSize, MAX_HEADER_LIST_SIZE } from './h2-guard'
 import { fileRecords, type ConnectionRecords } from './https-requests'
 import { DEFAULT_SERVE_LIMITS, serveH1, serveH2, type ServeLimits, type ServeOptions } from './https-serve'
-import { tcpRttMicros } from './tcp-info'
+import { savedSyn, saveSyns, tcpRttMicros } from './tcp-info'
+import { parseSyn } from '../evidence/tcp-syn'
 import { certificateStore } from './tls-certificate'
 import { connectionClient, EVIDENCE_RESPONSE_HEADERS, evidenceAnswer, joinedHeader, type Connection, type FetchHandler, type TlsListenerDeps } from './tls-connection'
 import { measurePings } from './tls-pings'
@@ -144,7 +145,8 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
   const server: Server = createServer((raw) => {
     open.add(raw)
     // First, before any byte is answered: the only RTT sample is still the handshake's.
-    const conn: Connection = { raw, peer: raw.remoteAddress ?? '', tcpRttMicros: tcpRttMicros(raw), deadline: performance.now() + timeoutMs, timer: setTimeout(() => raw.destroy(), timeoutMs) }
+    // The SYN too (issue 49): the kernel hands its copy over once, and frees it.
+    const conn: Connection = { raw, peer: raw.remoteAddress ?? '', tcpRttMicros: tcpRttMicros(raw), syn: savedSyn(raw), deadline: performance.now() + timeoutMs, timer: setTimeout(() => raw.destroy(), timeoutMs) }
     // The PINGs are single small writes that must leave at once, not wait for an ACK (Nagle).
     raw.setNoDelay(true)
     raw.on('close', () => {
@@ -155,7 +157,8 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
     raw.on('error', () => raw.destroy())
     // A trusted proxy's connection is admitted as the client its PROXY header names (readHello).
     const peer = parseIp(conn.peer)
-    if (!(peer && trusted.some((c) => cidrContains(c, peer))) && !admit(conn, conn.peer)) return
+    conn.viaProxy = !!peer && trusted.some((c) => cidrContains(c, peer))
+    if (!conn.viaProxy && !admit(conn, conn.peer)) return
     try {
       readHello(conn, (hello, buffered) => terminate(conn, hello, buffered))
     } catch (e) {
@@ -223,7 +226,8 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
     tls.on('error', () => raw.destroy())
     tls.on('secure', () => {
       const negotiated = { protocol: tls.getProtocol() ?? null, alpn: typeof tls.alpnProtocol === 'string' ? tls.alpnProtocol : null, cipher: tls.getCipher()?.name ?? null, offered }
-      const record = tlsRecord(hello, negotiated)
+      const syn = conn.syn ? parseSyn(conn.syn) : null
+      const record = tlsRecord(hello, negotiated, syn && { ...syn, proxy: !!conn.viaProxy })
       if (negotiated.alpn === 'h2') readH2(conn, tls, record)
       else readH1(conn, tls, record)
     })
@@ -318,6 +322,8 @@ export async function startTlsListener(deps: TlsListenerDeps, opts: TlsListenerO
     server.once('error', reject)
     server.listen(opts.port, opts.host ?? '0.0.0.0', () => {
       server.removeListener('error', reject)
+      // Keep every connection's SYN from now on (Linux); without it the records say syn: null.
+      if (!saveSyns(server)) log('tls listener: the kernel keeps no SYNs here (TCP_SAVE_SYN is Linux 4.2+): records carry syn: null')
       resolve()
     })
   })

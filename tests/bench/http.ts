@@ -234,14 +234,18 @@ try {
   for (let i = 0; i < ROUNDS; i++) for (const l of LOADS) for (const t of ['baseline', 'service'] as const) console.log(`  round ${i + 1} ${l.name} ${t[0]}: ${out[t][l.name][i]!.perSecond.map((n) => (n / 1000).toFixed(1)).join(' ')}`)
   console.log('\n| load | median × baseline | lowest round × baseline | target | lowest round vs round 1 |')
   console.log('|---|---|---|---|---|')
-  const targetOf: Record<LoadName, number> = { 'get-hot': 1.2, 'get-many': 1.2, post: 1.0, mixed: 1.0, 'id-post': 1.0 }
+  // The identifying load has no target: the bare baseline stores the body as it comes, while the
+  // service judges the signals and counts the browser (two statements, not grouped); its ratio
+  // is the price of that work, measured (docs/performance.md).
+  const targetOf: Record<LoadName, number | null> = { 'get-hot': 1.2, 'get-many': 1.2, post: 1.0, mixed: 1.0, 'id-post': null }
   const summary: Record<string, unknown> = {}
   for (const l of LOADS) {
     const ratios = out.baseline[l.name].map((_, i) => ratio(l.name, i))
     const trend = Math.min(...out.service[l.name].map((x) => x.rps / out.service[l.name][0]!.rps))
-    const ok = Math.min(...ratios) >= targetOf[l.name]
+    const target = targetOf[l.name]
+    const met = target === null ? 'none (the baseline neither judges nor counts)' : `≥ ${target.toFixed(1)} ${Math.min(...ratios) >= target ? 'met' : 'NOT met'}`
     summary[l.name] = { ratios, trend, baseline: out.baseline[l.name].map((x) => Math.round(x.rps)), service: out.service[l.name].map((x) => Math.round(x.rps)) }
-    console.log(`| ${l.label} | ${r2(median(ratios))} | ${r2(Math.min(...ratios))} | ≥ ${targetOf[l.name].toFixed(1)} ${ok ? 'met' : 'NOT met'} | ${r2(trend)} |`)
+    console.log(`| ${l.label} | ${r2(median(ratios))} | ${r2(Math.min(...ratios))} | ${met} | ${r2(trend)} |`)
   }
   const errors = Object.values(out.service).flat().reduce((n, x) => n + x.errors, 0)
   console.log(`\nerrors of the service over all loads: ${errors}; request log: ${logLines} lines in its stdout file`)
@@ -273,7 +277,7 @@ try {
   console.log(`\nthe server's autovacuum: ${autovacuum.serverAutovacuum ? 'on' : `off, so the benchmark's stand-in acted for it (${autovacuum.runs.vacuum} vacuums, ${autovacuum.runs.analyze} analyzes over both databases)`}; the service's hot tables were analyzed ${lastStats.service.autoanalyze - firstStats.service.autoanalyze}× and vacuumed ${lastStats.service.autovacuum - firstStats.service.autovacuum}× during the run`)
   console.log(`sequential scans of hot tables during the run: service ${JSON.stringify(serviceScans)}, baseline ${JSON.stringify(baselineScans)}`)
   for (const s of scans) console.log(`  round ${s.round}, ${s.load}, ${s.target}: ${JSON.stringify(s.scans)}`)
-  console.log(`sequential scans of the service's uniqueness tables during the run (reported, not failed on: the hourly purge reads uniqueness_ranges whole): ${JSON.stringify(uniquenessScans)}`)
+  console.log(`of them, the uniqueness tables' (hot tables too): ${JSON.stringify(uniquenessScans)}`)
   mkdirSync('bench-results', { recursive: true })
   writeFileSync(
     'bench-results/http.json',

@@ -28,6 +28,7 @@ import { headerCaseHttpVersion, headerOrder, headerOrderSource, wireRecord } fro
 import { parseAcceptLanguage } from '../accept-language'
 import type { Check } from '../scoring'
 import { header } from './observation'
+import { tcpSynOs } from '../../checks/tcp-syn-os'
 import { defineTool } from './types'
 
 export const HttpSectionSchema = Type.Object({
@@ -83,6 +84,7 @@ export const httpHeaders = defineTool({
     [dntHeader, 10],
     [gpcHeader, 10],
     [listenerAddress, 10],
+    [tcpSynOs, 20],
   ],
   addSections(_, { checks }, server) {
     const claimed = parseUserAgent(server.userAgent)

@@ -25,6 +25,8 @@ import { tlsVersion } from '../../checks/tls-version'
 import { tlsEvidenceOf } from '../../checks/tls-views'
 import { FAMILY_NAME, http2Family, tlsFamily } from '../tls-families'
 import { header, type ServerObservation } from './observation'
+import { synOf, tcpSynOs } from '../../checks/tcp-syn-os'
+import { kernelFamily } from '../../evidence/tcp-syn'
 import { defineTool } from './types'
 
 const N = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
@@ -60,6 +62,27 @@ export const TlsFingerprintSections = Type.Object({
     pseudoHeaderOrder: N(Type.Array(Type.String())),
     family: N(Type.String()),
   }),
+  tcp: Type.Union(
+    [
+      Type.Object({
+        ja4t: Type.String({ description: 'FoxIO JA4T: `<window>_<TCP options in order>_<MSS>_<window scale>`.' }),
+        ttl: Type.Integer(),
+        initialTtl: Type.Integer({ description: 'The initial TTL the SYN was most likely sent with (64, 128, 255).' }),
+        hops: Type.Integer(),
+        df: Type.Union([Type.Boolean(), Type.Null()], { description: "IPv4's don't-fragment bit; null on IPv6." }),
+        window: Type.Integer(),
+        options: Type.Array(Type.Integer(), { description: 'TCP option kinds in the order sent.' }),
+        mss: N(Type.Integer()),
+        windowScale: N(Type.Integer()),
+        timestamps: Type.Boolean(),
+        sack: Type.Boolean(),
+        family: Type.String({ description: 'The kernel family the SYN points to: windows, linux (Linux, Android), apple (macOS, iOS) or other.' }),
+        proxy: Type.Boolean({ description: 'The socket peer was a trusted proxy: the SYN is the proxy\'s.' }),
+      }),
+      Type.Null(),
+    ],
+    { description: "The SYN of the page's connection, as the client's kernel sent it (TCP_SAVED_SYN on the HTTPS listener, Linux); null when none was kept (plain HTTP without the side connection, another platform)." },
+  ),
   claimed: Type.Object({
     family: Type.String(),
     engine: Type.String(),
@@ -100,6 +123,7 @@ export const tlsFingerprint = defineTool({
     [http2FingerprintFamily, 40],
     [tlsVersion, 40],
     [listenerAddress, 10],
+    [tcpSynOs, 30],
   ],
   addSections(s, { checks }, server) {
     const claimed = parseUserAgent(server.userAgent)
@@ -114,6 +138,7 @@ export const tlsFingerprint = defineTool({
     const tlsGuess = tv ? tlsFamily(tv) : null
     const h2Guess = h2 ? http2Family(h2.akamai) : null
     const fromProxy = evidence?.source === 'proxy'
+    const syn = synOf(server)
 
     const failed = checks.filter((c) => c.verdict === 'fail')
     const head = failed.length
@@ -153,6 +178,7 @@ export const tlsFingerprint = defineTool({
         pseudoHeaderOrder: h2?.pseudo_header_order ?? null,
         family: h2Guess?.family ?? null,
       },
+      tcp: syn && { ja4t: syn.ja4t, ttl: syn.ttl, initialTtl: syn.initialTtl, hops: syn.hops, df: syn.df, window: syn.window, options: syn.options, mss: syn.mss, windowScale: syn.windowScale, timestamps: syn.timestamps, sack: syn.sack, family: kernelFamily(syn), proxy: syn.proxy },
       claimed: { family: claimed.family, engine: claimed.engine, version: claimed.version, os: claimed.os, hints: hintClaim && { family: hintClaim.family, version: hintClaim.version } },
       transport: {
         pageProtocol: stack?.pageProtocol ?? null,

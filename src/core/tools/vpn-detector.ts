@@ -29,6 +29,7 @@ import { proxyEvidence } from '../forwarded-addresses'
 import type { Check } from '../scoring'
 import { intelOf, lookupSection } from './ip-intel'
 import { describeAddress, IpLookupSchema, localAddresses, webrtcAddresses } from './network-evidence'
+import { tcpMss } from '../../checks/tcp-syn-os'
 import { defineTool } from './types'
 
 export const VpnDetectorSections = Type.Object({
@@ -67,6 +68,7 @@ function verdictText(checks: readonly Check[]): string {
     v(rttVsTcpHandshake) === 'warn' && 'an end-to-end round trip longer than the TCP handshake\'s',
     v(datacenterAsn) === 'warn' && 'a relay or possible hosting network',
     v(languagesVsIpCountry) === 'warn' && 'languages not spoken in the IP country',
+    v(tcpMss) === 'warn' && 'a reduced TCP MSS (a tunnel, or a mobile link that clamps it)',
   ].filter(Boolean)
   const head = found.length
     ? `VPN or proxy detected: ${found.join('; ')}.`
@@ -95,6 +97,7 @@ export const vpnDetector = defineTool({
     [datacenterAsn, 50],
     [resolverNetwork, 20],
     [listenerAddress, 10],
+    [tcpMss, 10],
   ],
   addSections(s, judged, server, ctx) {
     const ice = signalValue(s.ice)

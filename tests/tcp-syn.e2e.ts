@@ -5,8 +5,9 @@
 // and runs curl and Chromium in them against the service's HTTPS listener on the host's end:
 // - the evidence shows exactly what the tuned stack sent (TTL 128, DF, Linux's layout without
 //   timestamps, MSS 1380), and tcp-mss warns of the reduced MSS;
+// - a stack without SACK and window scaling shows exactly that;
 // - a Chromium that claims Windows over this machine's Linux stack is judged a mismatch
-//   (tcp-syn-os warns, on its page too); the same Chromium claiming Linux passes.
+//   (tcp-syn-os warns, on its page too, and in bot-detector); the same Chromium claiming Linux passes.
 // Root and iproute2 are needed (the gate runs as root; Debian's iproute2 is in every image).
 
 import { execFileSync } from 'node:child_process'
@@ -55,6 +56,7 @@ let server: RunningServer
 let key: string
 let plain: Netns
 let tuned: Netns
+let bare: Netns
 let tlsPort: string
 let wrapDir: string
 
@@ -78,6 +80,11 @@ test.beforeAll(async () => {
   // The tuned namespace's route to the host announces MSS 1380, as a WireGuard interface would.
   const tunedIf = `abs${suffix}n1`
   tuned.exec(['ip', 'route', 'replace', `${tuned.host.replace(/\.1$/, '.0')}/30`, 'dev', tunedIf, 'advmss', '1380'])
+  // Another stack: no SACK, no window scaling, timestamps on.
+  bare = makeNetns(2, [
+    ['sysctl', '-q', '-w', 'net.ipv4.tcp_sack=0'],
+    ['sysctl', '-q', '-w', 'net.ipv4.tcp_window_scaling=0'],
+  ])
   wrapDir = mkdtempSync(join(tmpdir(), 'antibot-netns-'))
 })
 
@@ -124,6 +131,10 @@ test('a tuned stack: the evidence shows exactly what its SYN carried (TTL 128, D
   expect(tls.syn.ja4t).toMatch(/^\d+_2-1-1-4-1-3_1380_\d+$/)
   // The reduced MSS is the vpn-detector's weak hint.
   expect(check(t, 'tcp-mss')).toMatchObject({ verdict: 'warn', observed: expect.stringContaining('MSS 1380') })
+  // No SACK, no window scaling: MSS, NOP, NOP, timestamps; JA4T says 00 for the missing scale.
+  const b = await task(curlTask(bare, 'tls-fingerprint', LINUX_UA))
+  expect(b.results.server.evidence.find((e) => e.kind === 'tls')!.data.syn).toMatchObject({ ttl: 64, options: [2, 1, 1, 8], mss: 1460, windowScale: null, timestamps: true, sack: false })
+  expect(b.results.tcp!.ja4t).toMatch(/^\d+_2-1-1-8_1460_00$/)
   // The same machine untuned: Linux's defaults.
   const d = await task(curlTask(plain, 'tls-fingerprint', LINUX_UA))
   expect(d.results.tcp).toMatchObject({ family: 'linux', proxy: false })
@@ -155,6 +166,11 @@ test('Chromium in a namespace claiming Windows over this Linux stack is judged a
     await expect(windows.page.getByRole('region', { name: 'Results' }).locator('tr[data-check="tcp-syn-os"]')).toContainText('not Windows')
     const linux = await run(LINUX_UA)
     expect(check(linux.t, 'tcp-syn-os').verdict).toBe('pass')
+    // bot-detector judges the same connection.
+    const page = await browser.newPage({ userAgent: WINDOWS_UA })
+    await page.goto(`https://${plain.host}:${tlsPort}/tools/bot-detector`)
+    const id = await page.locator('body[data-task]').getAttribute('data-task', { timeout: 30_000 })
+    expect(check(await task(id!), 'tcp-syn-os').verdict).toBe('warn')
   } finally {
     await browser.close()
   }

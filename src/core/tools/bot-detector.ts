@@ -15,6 +15,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { signalValue } from '../../../common/signal'
 import { BotDetectorSignals } from '../../../common/signals/bot-detector'
 import { summarize } from '../scoring'
+import { tcpSynOs } from '../../checks/tcp-syn-os'
 import { defineTool } from './types'
 import { BOT_VERDICTS, verdictOf } from '../../checks/automation-verdict'
 import { canvasFarbled, canvasNoise } from '../../checks/canvas-readback'
@@ -131,6 +132,7 @@ export const botDetector = defineTool({
     [headerOrderWire, 25],
     [listenerAddress, 10],
     [datacenterIp, 20],
+    [tcpSynOs, 30],
   ],
   addSections(s, { checks, labels }, server) {
     const nav = signalValue(s.navigator)

@@ -29,7 +29,7 @@ const obs = (ua: string, syn: SynRecord | null, o: { proxy?: boolean; headers?: 
   receivedAt: 0,
   evidence: [{ kind: 'tls', data: { ...TLS, syn: syn && { ...syn, proxy: !!o.proxy } }, observedAt: 'x' }],
 })
-const judge = (o: ServerObservation) => runChecks([[tcpSynOs, 30]], {}, o, {}).checks[0]!
+const judge = (o: ServerObservation, signals: Record<string, unknown> = {}) => runChecks([[tcpSynOs, 30]], signals, o, {}).checks[0]!
 
 describe('tcp-syn-os', () => {
   test('each claimed operating system over its own kernel passes', () => {
@@ -52,6 +52,14 @@ describe('tcp-syn-os', () => {
   test('Sec-CH-UA-Platform names the system when the User-Agent does not', () => {
     expect(judge(obs('Mozilla/5.0', LINUX, { headers: [['sec-ch-ua-platform', '"Windows"']] })).verdict).toBe('warn')
     expect(judge(obs('Mozilla/5.0', WINDOWS, { headers: [['sec-ch-ua-platform', '"Windows"']] })).verdict).toBe('pass')
+  })
+  test("the page's navigator.platform names it when neither header does (bot-detector's signals)", () => {
+    const nav = (platform: string) => ({ navigator: { ok: true, value: { platform }, ms: 1 } })
+    expect(judge(obs('Mozilla/5.0', LINUX), nav('Win32')).verdict).toBe('warn')
+    expect(judge(obs('Mozilla/5.0', LINUX), nav('Linux x86_64')).verdict).toBe('pass')
+    expect(judge(obs('Mozilla/5.0', APPLE), nav('MacIntel')).verdict).toBe('pass')
+    // The User-Agent header comes first.
+    expect(judge(obs(LINUX_CHROME, LINUX), nav('Win32')).verdict).toBe('pass')
   })
   test('not judged: no SYN, a trusted proxy\'s SYN, no claimed system; a stack of no known default passes, said so', () => {
     expect(judge(obs(WINDOWS_CHROME, null))).toMatchObject({ verdict: 'na', expected: expect.stringContaining('TCP_SAVE_SYN') })

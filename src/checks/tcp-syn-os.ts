@@ -1,5 +1,6 @@
 // The kernel the connection's SYN shows (issue 49, src/evidence/tcp-syn.ts) against the operating
-// system the browser claims (User-Agent header, Sec-CH-UA-Platform): a browser claiming Windows
+// system the browser claims (the User-Agent header; where it names none, Sec-CH-UA-Platform, then
+// the page's navigator.platform on tools that read it): a browser claiming Windows
 // over a Linux server's TCP stack (an automation farm's spoofed fingerprint) shows Linux's
 // initial TTL and option order. Server evidence only.
 //
@@ -31,6 +32,21 @@ function familyOfOs(os: Os): KernelFamily | null {
 
 const PLATFORM_OS: Record<string, Os> = { windows: 'windows', macos: 'mac', 'mac os x': 'mac', ios: 'ios', android: 'android', linux: 'linux', 'chrome os': 'chromeos', chromeos: 'chromeos' }
 
+/** navigator.platform's operating system (Win32, MacIntel, iPhone, Linux x86_64, Linux armv8l…); unknown otherwise. */
+function osOfNavigatorPlatform(p: string): Os {
+  if (/^Win/.test(p)) return 'windows'
+  if (/^Mac/.test(p)) return 'mac'
+  if (/^(iPhone|iPad|iPod)/.test(p)) return 'ios'
+  if (/^Linux|^X11|^CrOS/.test(p)) return 'linux'
+  return 'unknown'
+}
+
+/** The page's navigator.platform, on tools whose signals carry it (bot-detector); null otherwise. */
+function navigatorPlatform(raw: unknown): string | null {
+  const nav = (raw as { navigator?: { ok?: boolean; value?: { platform?: unknown } } } | null)?.navigator
+  return nav?.ok && typeof nav.value?.platform === 'string' ? nav.value.platform : null
+}
+
 /** The SYN of the page's connection, from the listener's tls record; null when none was kept. */
 export function synOf(server: Parameters<typeof tlsEvidenceOf>[0]): (SynRecord & { proxy: boolean }) | null {
   const e = tlsEvidenceOf(server)
@@ -46,7 +62,7 @@ export const tcpSynOs = checkOn<Record<string, never>>()({
   why: "The first packet of a TCP connection is written by the client's kernel, not the browser: Windows starts at TTL 128 with MSS, NOP, window scale, NOP, NOP, SACK; Linux and Android at 64 with MSS, SACK, timestamps, NOP, window scale; macOS and iOS at 64 with MSS, NOP, window scale, NOP, NOP, timestamps, SACK, EOL (p0f, JA4T). A browser that claims Windows over a Linux server's stack shows it here. A middlebox that terminates TCP (a corporate proxy, a carrier's optimiser, iCloud Private Relay) sends its own SYN for a real person, so a mismatch only warns.",
   ref: 'https://github.com/FoxIO-LLC/ja4/blob/main/technical_details/JA4T.md',
   needs: [],
-  judge: (_, { server }) => {
+  judge: (_, { server, raw }) => {
     const syn = synOf(server)
     if (!syn) return na("needs the SYN of the page's connection, which the HTTPS listener keeps on Linux (TCP_SAVE_SYN)")
     const seen = `JA4T ${syn.ja4t}, TTL ${syn.ttl} (initial ${syn.initialTtl}, ${syn.hops} hop${syn.hops === 1 ? '' : 's'})`
@@ -54,7 +70,11 @@ export const tcpSynOs = checkOn<Record<string, never>>()({
     const claimed = parseUserAgent(server.userAgent)
     const platform = hintsFromHeaders(server).platform?.toLowerCase()
     const hinted = platform ? PLATFORM_OS[platform] : undefined
-    const os = claimed.os !== 'unknown' ? claimed.os : (hinted ?? 'unknown')
+    const platformOs = (() => {
+      const p = navigatorPlatform(raw)
+      return p === null ? 'unknown' : osOfNavigatorPlatform(p)
+    })()
+    const os = claimed.os !== 'unknown' ? claimed.os : (hinted ?? platformOs)
     const want = familyOfOs(os)
     const family = kernelFamily(syn)
     const observed = `${seen}: ${FAMILY_TEXT[family]}`

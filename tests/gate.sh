@@ -71,6 +71,8 @@ command -v xdotool >/dev/null || need xdotool
 # (tests/listeners/dns.test.ts, tests/dns-leak.e2e.ts), issue 7. Only the binary: the tests start
 # their own instances from temp configs; the system service is never started.
 [ -x /usr/sbin/unbound ] || need unbound
+# iproute2's ip: tests/tcp-syn.e2e.ts makes network namespaces and veth pairs for real SYNs (issue 49).
+command -v ip >/dev/null || need iproute2
 # The container test's podman (runc where cgroups are hybrid, as tests/container/run.sh explains)
 # and debootstrap for its stand-in base image; run.sh installs them itself when run alone.
 command -v podman >/dev/null || need podman

@@ -47,6 +47,8 @@ function navigatorPlatform(raw: unknown): string | null {
   return nav?.ok && typeof nav.value?.platform === 'string' ? nav.value.platform : null
 }
 
+const noSyn = () => na("needs the SYN of the page's connection, which the HTTPS listener keeps on Linux (TCP_SAVE_SYN)")
+
 /** The SYN of the page's connection, from the listener's tls record; null when none was kept. */
 export function synOf(server: Parameters<typeof tlsEvidenceOf>[0]): (SynRecord & { proxy: boolean }) | null {
   const e = tlsEvidenceOf(server)
@@ -64,7 +66,7 @@ export const tcpSynOs = checkOn<Record<string, never>>()({
   needs: [],
   judge: (_, { server, raw }) => {
     const syn = synOf(server)
-    if (!syn) return na("needs the SYN of the page's connection, which the HTTPS listener keeps on Linux (TCP_SAVE_SYN)")
+    if (!syn) return noSyn()
     const seen = `JA4T ${syn.ja4t}, TTL ${syn.ttl} (initial ${syn.initialTtl}, ${syn.hops} hop${syn.hops === 1 ? '' : 's'})`
     if (syn.proxy) return { verdict: 'na', observed: `${seen}: the SYN of the trusted proxy in front (TRUSTED_PROXIES), not the client's`, expected: "the client's own SYN" }
     const claimed = parseUserAgent(server.userAgent)
@@ -101,7 +103,7 @@ export const tcpMss = checkOn<Record<string, never>>()({
   needs: [],
   judge: (_, { server }) => {
     const syn = synOf(server)
-    if (!syn) return na("needs the SYN of the page's connection, which the HTTPS listener keeps on Linux (TCP_SAVE_SYN)")
+    if (!syn) return noSyn()
     const expected = `an MSS of ${FULL_MSS[syn.ipVersion]} or more (IPv${syn.ipVersion} over Ethernet), or ${PPPOE_MSS[syn.ipVersion]} (PPPoE)`
     if (syn.proxy) return { verdict: 'na', observed: `MSS ${syn.mss ?? 'none'}: the trusted proxy's SYN (TRUSTED_PROXIES), not the client's`, expected }
     if (syn.mss === null) return { verdict: 'na', observed: 'no MSS option in the SYN', expected }

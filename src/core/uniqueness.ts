@@ -17,10 +17,10 @@
 // - k-anonymity: a value fewer than K browsers have (the submitter included) is "fewer than K",
 //   never an exact count: its share is given as a bound, so no one learns how many others have it.
 
-import { createHash } from 'node:crypto'
 import { hashHex, hashValue } from '../../common/hash'
 import type { ToolId } from '../../common/tools'
 import { networkKey, rangeKey } from './ip'
+import { hashSecret } from './keys'
 
 /** Values fewer browsers than this have are "fewer than K" (the submitter included). */
 export const K_FLOOR = 5
@@ -183,8 +183,6 @@ export function identifyingAttributes(tool: ToolId, results: unknown, userAgent:
   return { attributes, combination }
 }
 
-const sha = (s: string) => createHash('sha256').update(s).digest('hex')
-
 /** What a sighting is recorded under: hashes only, of what the task keeps. */
 export interface SightingKeys {
   /** The distinct browser: the tool, the network and the combination. */
@@ -197,8 +195,8 @@ export interface SightingKeys {
 
 /** `storedIp`: the task's ip_address (cut to its network under IP_TRUNCATE). */
 export function sightingKeys(tool: ToolId, storedIp: string, combination: string): SightingKeys {
-  const browser = sha(`${tool}\n${networkKey(storedIp)}\n${combination}`).slice(0, 32)
-  return { browser, range: sha(`${tool}\n${rangeKey(storedIp)}`).slice(0, 32), shard: Number.parseInt(browser.slice(0, 2), 16) % COUNT_SHARDS }
+  const browser = hashSecret(`${tool}\n${networkKey(storedIp)}\n${combination}`).slice(0, 32)
+  return { browser, range: hashSecret(`${tool}\n${rangeKey(storedIp)}`).slice(0, 32), shard: Number.parseInt(browser.slice(0, 2), 16) % COUNT_SHARDS }
 }
 
 /** The counted names and values of a sighting, population and combination first. */

@@ -4,6 +4,10 @@
 
 import { Type, type Static } from '@sinclair/typebox'
 
+/** The states of ServerObservation.proof. */
+export const PROOF_STATES = ['valid', 'wrong', 'missing', 'no-nonce'] as const
+export type ProofState = (typeof PROOF_STATES)[number]
+
 /** One piece of evidence: what a listener filed under the page nonce, or what a trusted proxy passed. */
 export function EvidenceItemSchema() {
   return Type.Object({
@@ -57,6 +61,15 @@ export const ServerObservationSchema = Type.Object({
    * judged (src/evidence/binding.ts). Absent when there were none.
    */
   evidenceElsewhere: Type.Optional(Type.Array(ElsewhereSchema())),
+  /**
+   * Whether the page proved it ran in a browser engine for this page load (src/core/page-proof.ts):
+   * `valid`, the layout challenge derived from this submission's live nonce was answered as only
+   * laying it out gives; `wrong`, an answer that is not this page load's; `missing`, no answer sent;
+   * `no-nonce`, no live nonce to derive the challenge from. Absent on tasks stored before it existed.
+   */
+  proof: Type.Optional(Type.Union(PROOF_STATES.map((s) => Type.Literal(s)))),
+  /** What the proof's verification found, one line (which boxes were off, or why none were judged). */
+  proofDetail: Type.Optional(Type.String()),
 })
 
 /** The observations of one kind, listeners' first, then a proxy's. */

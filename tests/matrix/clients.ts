@@ -27,6 +27,8 @@ export interface MatrixContext {
    */
   pageOrigin?: string
   adminToken: string
+  /** What the matrix's servers start with (their certificate), for a client that starts an instance of its own. */
+  serverEnv?: Record<string, string>
   chromium: string
   chromedriver: string
   /** A fresh directory for this client (profiles, logs); run.ts removes it. */

@@ -34,7 +34,7 @@ import {
 } from './clients'
 import { rawDevToolsIsolatedWorldClient, rawDevToolsMainWorldClient } from './devtools-clients'
 import { firefoxBidiClient, firefoxBidiHeadfulClient } from './firefox-clients'
-import { replayClient, replayFirefoxClient } from './replay-client'
+import { impitOther151Client, replayClient, replayFirefoxClient, replayOther149Client } from './replay-client'
 import { BROWSER_PATHS, browserVersions, PEOPLE, type Person, type PersonContext } from './person'
 import { markdownTable, rowProblem, type Row } from './report'
 import { matrixCa, matrixTransports, originOf, tlsServerEnv, type Transport } from './transports'
@@ -70,12 +70,16 @@ const CLIENTS: Record<string, Client | Person> = {
   // impersonates Chrome's TLS and HTTP/2 (wreq-js).
   replay: replayClient,
   'replay-firefox': replayFirefoxClient,
+  // Issue 56: recorded on another instance of the service, claiming the version the client's
+  // TLS copies (wreq's chrome_149), and the same through a second library (impit's chrome151).
+  'replay-other-149': replayOther149Client,
+  'impit-other-151': impitOther151Client,
   // The people (person.ts): Chromium as started from a desktop, another locale, time zone and
   // window size, and Firefox ESR with and without resistFingerprinting.
   ...PEOPLE,
 }
 /** Automation clients with a window, on an Xvfb display. */
-const ON_XVFB = ['replay', 'replay-firefox', 'puppeteer-headful', 'patchright-headful', 'real-browser', 'selenium-headful', 'selenium-webkit', 'devtools-main', 'devtools-isolated', 'firefox-bidi-headful']
+const ON_XVFB = ['replay', 'replay-firefox', 'replay-other-149', 'impit-other-151', 'puppeteer-headful', 'patchright-headful', 'real-browser', 'selenium-headful', 'selenium-webkit', 'devtools-main', 'devtools-isolated', 'firefox-bidi-headful']
 const PAGE_TIMEOUT_MS = 30_000
 /** Clients at once (MATRIX_PARALLEL; 2 by default, one per core of a small machine). */
 const PARALLEL = Math.max(1, Number(process.env.MATRIX_PARALLEL) || 2)
@@ -182,7 +186,7 @@ async function main(): Promise<number> {
       const client = CLIENTS[id]!
       const dir = mkdtempSync(join(tmpdir(), `antibot-matrix-${id}-`))
       const origin = originOf(server, transport)
-      const ctx: PersonContext = { pageUrl: `${origin}/tools/bot-detector`, pageOrigin: origin, baseUrl: server.baseUrl, adminToken: server.adminToken, chromium, chromedriver, ...BROWSER_PATHS, dir, timeoutMs: PAGE_TIMEOUT_MS }
+      const ctx: PersonContext = { pageUrl: `${origin}/tools/bot-detector`, pageOrigin: origin, baseUrl: server.baseUrl, adminToken: server.adminToken, serverEnv: tlsServerEnv(ca), chromium, chromedriver, ...BROWSER_PATHS, dir, timeoutMs: PAGE_TIMEOUT_MS }
       const t0 = Date.now()
       let unjudged: string[] = []
       const row: Row = { client: client.name, transport, expected: client.expected, verdict: null, score: null, frameworks: [], mustName: client.mustName ?? [], taskId: null, seconds: 0, error: null, findings: [] }

@@ -41,6 +41,12 @@ export interface Person extends Omit<Client, 'run'> {
   /** How this person's browser starts on `url`, with a fresh profile in `profile`. */
   launch(ctx: PersonContext, url: string, profile: string): Launch
   run(ctx: PersonContext): Promise<string>
+  /**
+   * What this person's machine has beside the browser (an intercepting proxy, proxy-people.ts):
+   * runs `use` with it set up, on a context that carries it, and takes it down after. `run` does
+   * it itself; the tools matrix wraps each walk in it.
+   */
+  around?<T>(ctx: PersonContext, use: (ctx: PersonContext) => Promise<T>): Promise<T>
 }
 
 async function listTaskIds(ctx: MatrixContext, tool: string): Promise<string[]> {
@@ -59,7 +65,7 @@ export interface Launch {
 }
 
 /** Starts the browser on a fresh Xvfb display and returns the bot-detector task it submitted. */
-async function runPerson(ctx: MatrixContext, what: string, launch: Launch): Promise<string> {
+export async function runPerson(ctx: MatrixContext, what: string, launch: Launch): Promise<string> {
   const xvfb = await startXvfb()
   try {
     return await visit(ctx, what, launch, 'bot-detector', xvfb.display)
@@ -245,7 +251,7 @@ async function openBrowser(ctx: MatrixContext, what: string, launch: Launch, too
   }
 }
 
-function chromiumArgs(url: string, profile: string, extra: string[] = []): string[] {
+export function chromiumArgs(url: string, profile: string, extra: string[] = []): string[] {
   return [...chromiumLaunchArgs(profile), ...extra, url]
 }
 
@@ -314,7 +320,7 @@ export const FIREFOX_POLICIES: Record<string, unknown> = {
   '3rdparty': { Extensions: { 'jid1-MnnxcxisBPnSXQ@jetpack': { showIntroPage: false } } },
 }
 
-function firefoxLaunch(ctx: PersonContext, url: string, profile: string, prefs: Record<string, string | number | boolean> = {}): Launch {
+export function firefoxLaunch(ctx: PersonContext, url: string, profile: string, prefs: Record<string, string | number | boolean> = {}): Launch {
   mkdirSync(profile, { recursive: true })
   const userJs = Object.entries({ ...FIREFOX_PREFS, ...prefs }).map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});`)
   writeFileSync(`${profile}/user.js`, `${userJs.join('\n')}\n`)

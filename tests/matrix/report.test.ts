@@ -16,6 +16,11 @@ const row = (o: Partial<Row>): Row => ({
 })
 
 describe('rowProblem', () => {
+  test('fails a person behind an inspecting proxy whose task does not warn tls-interception', () => {
+    const proxied = { expected: 'human' as const, verdict: 'human', score: 96, mustFind: ['tls-interception'] }
+    expect(rowProblem(row({ ...proxied, findings: ['tls-interception (warn)'] }))).toBeNull()
+    expect(rowProblem(row({ ...proxied, findings: ['tls-fingerprint (warn)'] }))).toBe('no tls-interception finding')
+  })
   test('passes a bot judged bot with a score of 40 or less', () => {
     expect(rowProblem(row({ score: 40 }))).toBeNull()
   })

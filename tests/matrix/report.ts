@@ -16,6 +16,8 @@ export interface Row {
   frameworks: string[]
   /** Frameworks this client must be recognised as (e.g. phantomjs for the PhantomJS page). */
   mustName: string[]
+  /** Checks that must fail or warn (warn on a person: a failed check fails a person anyway). */
+  mustFind?: string[]
   taskId: string | null
   seconds: number
   error: string | null
@@ -35,7 +37,7 @@ export const BOT_MAX_SCORE = 40
 export const HUMAN_MIN_SCORE = 90
 
 /** Why this row fails the matrix, or null when it passes. */
-export function rowProblem(r: Pick<Row, 'expected' | 'verdict' | 'score' | 'frameworks' | 'mustName' | 'error' | 'findings'>): string | null {
+export function rowProblem(r: Pick<Row, 'expected' | 'verdict' | 'score' | 'frameworks' | 'mustName' | 'mustFind' | 'error' | 'findings'>): string | null {
   if (r.error !== null || r.verdict === null || r.score === null) return `no result: ${r.error ?? 'no task'}`
   if (r.expected === 'bot') {
     if (r.verdict !== 'bot') return `verdict ${r.verdict}, expected bot`
@@ -48,6 +50,8 @@ export function rowProblem(r: Pick<Row, 'expected' | 'verdict' | 'score' | 'fram
   }
   const unnamed = r.mustName.filter((f) => !r.frameworks.includes(f))
   if (unnamed.length) return `frameworks do not name ${unnamed.join(', ')}`
+  const unfound = (r.mustFind ?? []).filter((id) => !r.findings.some((f) => f.startsWith(`${id} (`)))
+  if (unfound.length) return `no ${unfound.join(', ')} finding`
   return null
 }
 

@@ -35,11 +35,14 @@ import {
 import { rawDevToolsIsolatedWorldClient, rawDevToolsMainWorldClient } from './devtools-clients'
 import { firefoxBidiClient, firefoxBidiHeadfulClient } from './firefox-clients'
 import { impitOther151Client, replayClient, replayFirefoxClient, replayOther149Client } from './replay-client'
-import { BROWSER_PATHS, browserVersions, PEOPLE, type Person, type PersonContext } from './person'
+import { BROWSER_PATHS, browserVersions, PEOPLE as BROWSING_PEOPLE, type Person, type PersonContext } from './person'
+import { PROXY_PEOPLE } from './proxy-people'
 import { markdownTable, rowProblem, type Row } from './report'
 import { matrixCa, matrixTransports, originOf, tlsServerEnv, type Transport } from './transports'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+/** The people: person.ts's, and those behind a TLS-inspecting proxy (issue 56). */
+const PEOPLE: Record<string, Person> = { ...BROWSING_PEOPLE, ...PROXY_PEOPLE }
 /** Every client, by the id the command line may name. */
 const CLIENTS: Record<string, Client | Person> = {
   playwright: playwrightClient,
@@ -75,7 +78,8 @@ const CLIENTS: Record<string, Client | Person> = {
   'replay-other-149': replayOther149Client,
   'impit-other-151': impitOther151Client,
   // The people (person.ts): Chromium as started from a desktop, another locale, time zone and
-  // window size, and Firefox ESR with and without resistFingerprinting.
+  // window size, and Firefox ESR with and without resistFingerprinting; and (issue 56) Chromium
+  // and Firefox behind a TLS-inspecting proxy whose CA they trust (proxy-people.ts).
   ...PEOPLE,
 }
 /** Automation clients with a window, on an Xvfb display. */
@@ -189,7 +193,7 @@ async function main(): Promise<number> {
       const ctx: PersonContext = { pageUrl: `${origin}/tools/bot-detector`, pageOrigin: origin, baseUrl: server.baseUrl, adminToken: server.adminToken, serverEnv: tlsServerEnv(ca), chromium, chromedriver, ...BROWSER_PATHS, dir, timeoutMs: PAGE_TIMEOUT_MS }
       const t0 = Date.now()
       let unjudged: string[] = []
-      const row: Row = { client: client.name, transport, expected: client.expected, verdict: null, score: null, frameworks: [], mustName: client.mustName ?? [], taskId: null, seconds: 0, error: null, findings: [] }
+      const row: Row = { client: client.name, transport, expected: client.expected, verdict: null, score: null, frameworks: [], mustName: client.mustName ?? [], mustFind: client.mustFind ?? [], taskId: null, seconds: 0, error: null, findings: [] }
       try {
         row.taskId = await withTimeout(client.run(ctx), CLIENT_TIMEOUT_MS, client.name)
         const res = await fetch(`${server.baseUrl}/api/antibot/tasks/${row.taskId}`, { headers: { authorization: `Bearer ${key}` } })

@@ -11,6 +11,7 @@ import type { ServerObservation } from '../core/tools/observation'
 import { checkOn, type Outcome } from './define'
 import { claimExpect, claimsBrowser } from './tls-match'
 import { LISTENER_MISSING, tlsEvidenceOf, type TlsView } from './tls-views'
+import { failing, interception, reencrypted, wireFamily } from './wire-family'
 
 type Probe = { port: number; nonce: string; reached: boolean } | undefined
 
@@ -44,11 +45,17 @@ function hello(server: ServerObservation, probe: Probe): Hello | Outcome {
   const e = tlsEvidenceOf(server)
   if (!e) return nothingRead(probe)
   if (!e.tls) return { verdict: 'na', observed: 'no TLS fingerprint header', expected: NO_HELLO_HEADER }
+  // A proven browser whose connection a middlebox re-encrypts: the hello is the middlebox's (tls-interception says so).
+  const proxied = interception(server)
+  if (proxied) return reencrypted(proxied, 'the ClientHello')
   const t = e.tls
   const claimed = parseUserAgent(server.userAgent)
   const guess = tlsFamily(t)
   const old = claimsBrowser(claimed) && t.version !== null && t.version !== '13'
-  return { t, claimed, fromProxy: e.source === 'proxy', guess, old, stackVerdict: old ? 'fail' : guess ? familyVerdict(guess.family, claimed) : null }
+  // Without the claimed family's invariants (src/core/tls-invariants.ts) the stack is another one, whatever version is claimed.
+  const w = wireFamily(server)
+  const offFamily = !!w && failing([...w.hello, ...w.order]).length > 0
+  return { t, claimed, fromProxy: e.source === 'proxy', guess, old, stackVerdict: old || (offFamily && guess) ? 'fail' : guess ? familyVerdict(guess.family, claimed) : null }
 }
 
 const isOutcome = (h: Hello | Outcome): h is Outcome => 'verdict' in h

@@ -8,6 +8,7 @@ import { checkOrder } from '../core/header-order'
 import { wireHeaderOrder, wireOrderContext } from './wire-headers'
 import { checkOn, na } from './define'
 import { claimAgainstEngine, pageEngine } from './page-engine'
+import { unlessReencrypted } from './wire-family'
 
 export const headerOrderWire = checkOn<BotDetectorSignals>()({
   id: 'header-order-wire',
@@ -28,10 +29,11 @@ export const headerOrderWire = checkOn<BotDetectorSignals>()({
     // The claim is judged against the wire; when the page's engine is another, say so.
     const page = pageEngine(engine)
     const other = claimAgainstEngine(claim.engine, page.engine)
-    return {
+    // A middlebox re-encrypting a proven browser's connection writes the request anew, in its own order.
+    return unlessReencrypted(server, {
       verdict: o.broken.length ? 'fail' : 'pass',
       observed: o.broken.length ? { broken: o.broken, names: wire.join(', ') } : wire.join(', '),
       expected: `${family} header order${o.layout === 'restart' ? " of the navigation Chromium restarts for the page's Critical-CH" : ''}, as the ${claim.engine} engine the User-Agent header claims writes it${other ? ` (${other}: ${page.basis})` : ''}`,
-    }
+    }, 'the header order on the wire')
   },
 })

@@ -14,6 +14,7 @@ import { kernelFamily, type KernelFamily, type SynRecord } from '../evidence/tcp
 import { hintsFromHeaders } from './client-hints'
 import { checkOn, na } from './define'
 import { tlsEvidenceOf } from './tls-views'
+import { unlessReencrypted } from './wire-family'
 
 const FAMILY_TEXT: Record<KernelFamily, string> = {
   windows: 'Windows',
@@ -84,7 +85,8 @@ export const tcpSynOs = checkOn<Record<string, never>>()({
     const expected = `a ${FAMILY_TEXT[want]} SYN, as the claimed ${os} sends`
     if (family === 'other') return { verdict: 'pass', observed: `${observed} (a tuned kernel, a VPN client's own stack or a middlebox: not compared)`, expected }
     if (family === want) return { verdict: 'pass', observed, expected }
-    return { verdict: 'warn', observed: `${observed}, not ${FAMILY_TEXT[want]} — another machine's kernel, or a middlebox that terminates TCP in between`, expected }
+    // A middlebox that re-encrypts a proven browser's connection (wire-family.ts) opened this TCP connection itself.
+    return unlessReencrypted(server, { verdict: 'warn', observed: `${observed}, not ${FAMILY_TEXT[want]} — another machine's kernel, or a middlebox that terminates TCP in between`, expected }, "the connection's SYN")
   },
 })
 

@@ -8,6 +8,8 @@ import { parseUserAgent, type ClaimedBrowser } from '../../common/user-agent'
 import { FAMILY_NAME, familyVerdict, http2Family, tlsFamily } from '../core/tls-families'
 import { checkOn, na } from './define'
 import { h2Offered, tlsEvidenceOf, type TlsEvidence } from './tls-views'
+import { INVARIANT_FAMILY_NAME } from '../core/tls-invariants'
+import { brokenText, failing, interception, reencrypted, wireFamily } from './wire-family'
 
 /** The claim as one phrase: "chrome 124 (blink) on windows", "an HTTP client (curl)". */
 export const claimText = (c: ClaimedBrowser) => (c.family === 'tool' ? `an HTTP client (${c.tool})` : `${c.family}${c.version ? ` ${c.version}` : ''} (${c.engine}) on ${c.os}${c.headless ? ', headless' : ''}`)
@@ -38,9 +40,16 @@ export const tlsFingerprintFamily = check({
     const e = tlsEvidenceOf(server)
     if (!e?.tls) return na("needs the TLS evidence listener's record for this page (TLS_PORT), or a trusted proxy's JA4/JA3 header (TLS_FINGERPRINT_HEADERS): the ClientHello compared with the claimed browser")
     const claimed = parseUserAgent(server.userAgent)
+    const proxied = interception(server)
+    if (proxied) return reencrypted(proxied, 'the ClientHello')
     const seen = tlsFamily(e.tls)
     if (!seen) return { verdict: 'na', observed: `JA3 ${e.tls.ja3_hash ?? e.tls.ja3n_hash}${byProxy(e)}: a hash alone names no TLS stack`, expected: 'a JA4 or the full JA3 string, to compare the stack with the claimed browser' }
-    return { verdict: familyVerdict(seen.family, claimed), observed: `${e.tls.ja4 ?? `JA3 ${e.tls.ja3_hash}`}: ${FAMILY_NAME[seen.family]}${byProxy(e)}`, expected: claimExpect(claimed) }
+    const observed = `${e.tls.ja4 ?? `JA3 ${e.tls.ja3_hash}`}: ${FAMILY_NAME[seen.family]}${byProxy(e)}`
+    // Without the claimed family's invariants the hello is another stack, whatever version is claimed.
+    const w = wireFamily(server)
+    const broken = w ? failing([...w.hello, ...w.order]) : []
+    if (w && broken.length) return { verdict: 'fail', observed: `${observed}; not ${INVARIANT_FAMILY_NAME[w.family]} stack for any version: ${brokenText(broken)}`, expected: claimExpect(claimed) }
+    return { verdict: familyVerdict(seen.family, claimed), observed, expected: claimExpect(claimed) }
   },
 })
 
@@ -56,9 +65,16 @@ export const http2FingerprintFamily = check({
     const e = tlsEvidenceOf(server)
     if (!e) return na("needs the TLS evidence listener's record for this page (TLS_PORT), or a trusted proxy's Akamai HTTP/2 header (TLS_FINGERPRINT_HEADERS): SETTINGS and pseudo-header order compared with the claimed browser")
     const claimed = parseUserAgent(server.userAgent)
+    const proxied = interception(server)
+    if (proxied) return reencrypted(proxied, 'the HTTP/2 preface (or the HTTP version)')
     if (e.http2) {
       const h = http2Family(e.http2.akamai)
-      return { verdict: familyVerdict(h.family, claimed), observed: `${e.http2.akamai}: ${FAMILY_NAME[h.family]} (${h.reasons.join('; ')})${byProxy(e)}`, expected: claimExpect(claimed) }
+      const observed = `${e.http2.akamai}: ${FAMILY_NAME[h.family]} (${h.reasons.join('; ')})${byProxy(e)}`
+      // SETTINGS, window or pseudo-header order off the claimed family's invariants: another stack, whatever version is claimed.
+      const w = wireFamily(server)
+      const broken = w ? failing(w.http2) : []
+      if (w && broken.length) return { verdict: 'fail', observed: `${observed}; not ${INVARIANT_FAMILY_NAME[w.family]} HTTP/2 for any version: ${brokenText(broken)}`, expected: claimExpect(claimed) }
+      return { verdict: familyVerdict(h.family, claimed), observed, expected: claimExpect(claimed) }
     }
     if (e.http1) {
       if (!h2Offered(e.tls)) return { verdict: 'na', observed: `${e.http1.version} over TLS: the listener offered ${e.tls?.negotiated?.offered?.join(', ') || 'no ALPN'}`, expected: 'an HTTP/2 preface, which a browser sends only where h2 is offered' }

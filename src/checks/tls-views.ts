@@ -34,6 +34,10 @@ export interface TlsView {
   alps: number | null
   record_size_limit: number | null
   negotiated?: TlsRecord['negotiated'] | null
+  /** The listener's only (a proxy's headers show none of them): GREASE kept, in the order sent. */
+  versions?: number[] | null
+  key_shares?: number[] | null
+  signature_algorithms?: number[] | null
 }
 
 /**

@@ -13,6 +13,7 @@ import { checkOn, na } from './define'
 import { claimAgainstEngine, pageEngine } from './page-engine'
 import { claimsBrowser } from './tls-match'
 import { h2Offered, tlsEvidenceOf } from './tls-views'
+import { unlessReencrypted } from './wire-family'
 
 export const RAW_LISTENER = "needs the TLS evidence listener's record of this page's connection (TLS_PORT), which keeps header names as sent"
 
@@ -78,11 +79,12 @@ export const headerOrder = check({
     // Judged by the claim (the wire against the User-Agent); the page's engine is named when it is another.
     const page = pageEngine(pageSignal)
     const other = claimAgainstEngine(engine, page.engine)
-    return {
+    // A middlebox re-encrypting a proven browser's connection writes the request anew, in its own order.
+    return unlessReencrypted(server, {
       verdict: o.broken.length ? 'fail' : 'pass',
       observed: o.broken.length ? { broken: o.broken, names: nameList } : nameList,
       expected: `${family} header order${o.layout === 'restart' ? " of the navigation Chromium restarts for the page's Critical-CH" : ''}, as the ${engine} engine the User-Agent header claims writes it${other ? ` (${other}: ${page.basis})` : ''}`,
-    }
+    }, 'the header order')
   },
 })
 
@@ -108,6 +110,7 @@ export const headerCaseHttpVersion = check({
     const lower = wire.names.filter((n) => n === n.toLowerCase() && !n.startsWith('sec-') && n !== 'priority' && !isHint(n))
     const offered = h2Offered(tlsEvidenceOf(server)?.tls)
     const problems = browser ? [...(lower.length ? [`lower-case names ${lower.join(', ')}`] : []), ...(offered ? [`${wire.version} where h2 was offered`] : [])] : []
-    return { verdict: problems.length ? 'fail' : 'pass', observed: `${wire.version}${offered ? '' : ' (the listener offered no h2)'}: ${wire.names.join(', ')}${problems.length ? ` (${problems.join('; ')})` : ''}`, expected: offered ? expected : 'the browser\'s own header case over HTTP/1.1, where h2 was not offered' }
+    // A middlebox re-encrypting a proven browser's connection may speak HTTP/1.1 with its own case.
+    return unlessReencrypted(server, { verdict: problems.length ? 'fail' : 'pass', observed: `${wire.version}${offered ? '' : ' (the listener offered no h2)'}: ${wire.names.join(', ')}${problems.length ? ` (${problems.join('; ')})` : ''}`, expected: offered ? expected : 'the browser\'s own header case over HTTP/1.1, where h2 was not offered' }, 'the header case and HTTP version')
   },
 })

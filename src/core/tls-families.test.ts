@@ -55,7 +55,9 @@ describe('TLS stack families', () => {
   test('HTTP/2: exact Akamai values, then pseudo-header order', () => {
     for (const k of AKAMAI_FINGERPRINTS) expect(http2Family(k.text).family).toBe(k.family)
     expect(http2Family('1:65536;2:0;4:6291456;6:262144;9:1|15663105|0|m,a,s,p').family).toBe('chromium')
-    expect(http2Family('1:1|1|0|m,p,a,s').family).toBe('firefox')
+    // Firefox's pseudo-header order over SETTINGS and a window that are not Firefox's: not Firefox (issue 56).
+    expect(http2Family('1:65536;2:0;4:131072;5:16384|12517377|0|m,p,a,s').family).toBe('firefox')
+    expect(http2Family('1:1|1|0|m,p,a,s').family).toBe('unknown')
     expect(http2Family('1:1|1|0|p,m').family).toBe('unknown')
   })
 

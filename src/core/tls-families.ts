@@ -11,6 +11,7 @@
 // (src/evidence/fixtures, whose tests pin the values marked "captured").
 
 import type { ClaimedBrowser, Engine, Os } from '../../common/user-agent'
+import { helloBroken, http2Broken, http2Shape } from './tls-invariants'
 
 export type TlsFamily = 'chromium' | 'firefox' | 'safari' | 'gnutls' | 'libsoup' | 'openssl' | 'go' | 'unknown'
 
@@ -98,6 +99,11 @@ export interface TlsShape {
   extensions: readonly number[] | null
   alps: number | null
   record_size_limit: number | null
+  /** Where the listener read the hello (GREASE kept): what BoringSSL's invariants are judged on (src/core/tls-invariants.ts). */
+  groups?: readonly number[] | null
+  versions?: readonly number[] | null
+  key_shares?: readonly number[] | null
+  signature_algorithms?: readonly number[] | null
 }
 
 const ALPS_EXTENSIONS = [17513, 17613]
@@ -146,6 +152,16 @@ export function tlsFamily(t: TlsShape): FamilyGuess | null {
   // GREASE or ALPS) is not that browser. What cannot be seen does not contradict: from a
   // proxy's JA4 alone, such a library and the browser look the same.
   if (family === 'chromium' && (t.grease === false || alps === false)) family = 'unknown'
+  // Where the listener saw the whole hello, BoringSSL's invariants decide (src/core/tls-invariants.ts):
+  // GREASE in each place it puts one and Chromium's signature-algorithm shape. A library that
+  // copies Chrome's cipher list but not these is not Chromium, whatever version it claims.
+  if (family === 'chromium' && t.grease !== null && t.ciphers?.length && exts?.length) {
+    const broken = helloBroken('chromium', { ...t, ciphers: t.ciphers, extensions: exts }, null).filter((b) => b.severity === 'fail' && b.id !== 'alps')
+    if (broken.length) {
+      family = 'unknown'
+      reasons.push(`not BoringSSL's: lacks ${broken.map((b) => (b.detail ? `${b.says} (${b.detail})` : b.says)).join('; ')}`)
+    }
+  }
   if (family === 'safari' && t.grease === false) family = 'unknown'
   if ((family === 'firefox' || family === 'gnutls') && t.grease === true) family = 'unknown'
   if (FITS[family].engine && (t.grease === null || alps === null)) reasons.push('tells that would expose a library copying this cipher list are not visible')
@@ -158,6 +174,10 @@ export function http2Family(akamai: string): FamilyGuess {
   if (exact) return { family: exact.family, reasons: [`known fingerprint of ${exact.note}`] }
   const order = akamai.split('|')[3] ?? ''
   const byOrder = PSEUDO_ORDER.find((p) => p.order === order)
+  // The pseudo-header order alone is easy to copy: SETTINGS ids, their order and the window that
+  // contradict the family's invariants (src/core/tls-invariants.ts) make it another stack.
+  const broken = byOrder && (byOrder.family === 'chromium' || byOrder.family === 'firefox' || byOrder.family === 'safari') ? http2Broken(byOrder.family, http2Shape(akamai), null) : []
+  if (byOrder && broken.length) return { family: 'unknown', reasons: [`pseudo-header order ${order} is ${FAMILY_NAME[byOrder.family]}'s, but not ${broken.map((b) => b.says).join('; ')}`] }
   if (byOrder) return { family: byOrder.family, reasons: [`pseudo-header order ${order} is ${FAMILY_NAME[byOrder.family]}'s; SETTINGS not in the table`] }
   return { family: 'unknown', reasons: [`pseudo-header order ${order || '(none)'} matches no known stack`] }
 }

@@ -22,6 +22,8 @@ import { engineApis } from '../../checks/engine-apis'
 import { listenerAddress } from '../../checks/listener-address'
 import { claimText, http2FingerprintFamily } from '../../checks/tls-match'
 import { tlsVersion } from '../../checks/tls-version'
+import { tlsInterception } from '../../checks/tls-interception'
+import { pageRan } from '../../checks/page-ran'
 import { tlsEvidenceOf } from '../../checks/tls-views'
 import { FAMILY_NAME, http2Family, tlsFamily } from '../tls-families'
 import { header, type ServerObservation } from './observation'
@@ -108,6 +110,10 @@ export const TlsFingerprintSections = Type.Object({
   verdict: Type.String(),
 })
 
+/** What the report tells a person whose connection a middlebox decrypts and re-encrypts (no setting, no raw value). */
+export const REENCRYPTED_TEXT =
+  'Your connection is decrypted and re-encrypted on its way here, by a proxy, security software or a company gateway: the TLS and HTTP/2 seen below are that go-between\'s, not your browser\'s. That is worth knowing, since whoever runs it can read what you send over HTTPS. It is not held against you: this page proved it ran in a real browser.'
+
 export const tlsFingerprint = defineTool({
   id: 'tls-fingerprint',
   signals: TlsFingerprintSignals,
@@ -122,6 +128,8 @@ export const tlsFingerprint = defineTool({
     [tlsParameters, 30],
     [http2FingerprintFamily, 40],
     [tlsVersion, 40],
+    [tlsInterception, 10],
+    [pageRan, 30],
     [listenerAddress, 10],
     [tcpSynOs, 30],
   ],
@@ -141,14 +149,17 @@ export const tlsFingerprint = defineTool({
     const syn = synOf(server)
 
     const failed = checks.filter((c) => c.verdict === 'fail')
+    // A proven browser whose connection a middlebox re-encrypts (src/checks/tls-interception.ts): said in plain words.
+    const reencrypted = checks.some((c) => c.id === tlsInterception.id && c.verdict === 'warn')
     const head = failed.length
       ? `The claimed browser does not hold together: ${failed.map((c) => c.name).join('; ')} failed.`
       : `The client claims ${claimText(claimed)}, consistently across User-Agent, client hints and the APIs the page can see.`
+    const middlebox = reencrypted ? ` ${REENCRYPTED_TEXT}` : ''
     const stacks = [tlsGuess && `TLS stack seen: ${FAMILY_NAME[tlsGuess.family]}`, h2Guess && `HTTP/2 stack: ${FAMILY_NAME[h2Guess.family]}`].filter(Boolean)
     const seen = stacks.length ? ` ${stacks.join('; ')}${fromProxy ? " (from a trusted proxy's headers)" : ''}.` : ''
     const handshake = handshakeStatus(!!evidence, s.evidence, server)
     const verdict = handshake.tested
-      ? head + seen
+      ? head + middlebox + seen
       : `Handshake not tested: ${handshake.reason}${handshake.httpsUrl ? `; open ${handshake.httpsUrl} to test it` : ''}. ${head} Not tested: the TLS ClientHello (JA3, JA3N, JA4) and the HTTP/2 fingerprint, which need the service's HTTPS listener (TLS_PORT) or fingerprint headers from a trusted TLS-terminating proxy (TLS_FINGERPRINT_HEADERS).`
 
     return {

@@ -28,7 +28,7 @@ import { createSession, fetch as wreqFetch } from 'wreq-js'
 import { startServer } from '../support/server'
 import { uniqueEmail } from '../support/unique'
 import { type ChromiumVersion, claimChromium, recordedChromium } from './claim'
-import type { Client, MatrixContext } from './clients'
+import type { Client } from './clients'
 import { PEOPLE, type PersonContext } from './person'
 
 /** wreq's newest Chrome and Firefox profiles in the version the project pins (wreq-js 3.1.0). */

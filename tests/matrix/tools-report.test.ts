@@ -28,3 +28,8 @@ test('the table has one row per tool, marks problems and catches, and ends with 
   expect(lines[3]).toBe('| b | **70** ✗<br>fail: x<br>warn: y | **90** |')
   expect(lines[4]).toBe('| **result** | 1 problem(s) | caught by 1 |')
 })
+
+test('a person behind an inspecting proxy fails where a tool named in mustFind does not warn its check', () => {
+  const col: Column = { id: 'person-proxy@https', name: 'p', kind: 'person', mustFind: { 'tls-fingerprint': ['tls-interception'] }, cells: [cell('tls-fingerprint', 96, { warned: ['tls-interception'] }), cell('tls-fingerprint', 100, { how: 'run' }), cell('ip-leak', 100)] }
+  expect(columnProblems(col)).toEqual(['person-proxy@https on tls-fingerprint (in /run): no tls-interception warning'])
+})

@@ -26,13 +26,17 @@ export interface Column {
   name: string
   kind: VisitorKind
   cells: Cell[]
+  /** Per tool, checks a person's task of it must warn (or fail), e.g. tls-interception behind an inspecting proxy. */
+  mustFind?: Record<string, readonly string[]>
 }
 
-/** Why this cell fails a person (null when it is fine, and always for a spoofer's cell). */
-export function personProblem(c: Cell): string | null {
+/** Why this cell fails a person (null when it is fine, and always for a spoofer's cell); `mustFind`: checks it must warn. */
+export function personProblem(c: Cell, mustFind: readonly string[] = []): string | null {
   if (c.error !== null || c.score === null) return `no result: ${c.error ?? 'no task'}`
   if (c.failed.length) return `failed ${c.failed.join(', ')}`
   if (c.score < PERSON_MIN_SCORE) return `score ${c.score} < ${PERSON_MIN_SCORE}`
+  const unfound = mustFind.filter((id) => !c.warned.includes(id))
+  if (unfound.length) return `no ${unfound.join(', ')} warning`
   return null
 }
 
@@ -43,7 +47,12 @@ export function caughtBy(col: Pick<Column, 'cells'>): string[] {
 
 /** What fails the run for this visitor, one line each (empty when it passes). */
 export function columnProblems(col: Column): string[] {
-  if (col.kind === 'person') return col.cells.flatMap((c) => (personProblem(c) ? [`${col.id} on ${c.tool}${c.how === 'reload' ? ' (reloaded)' : c.how === 'run' ? ' (in /run)' : ''}: ${personProblem(c)}`] : []))
+  if (col.kind === 'person') {
+    return col.cells.flatMap((c) => {
+      const problem = personProblem(c, col.mustFind?.[c.tool])
+      return problem ? [`${col.id} on ${c.tool}${c.how === 'reload' ? ' (reloaded)' : c.how === 'run' ? ' (in /run)' : ''}: ${problem}`] : []
+    })
+  }
   const errors = col.cells.filter((c) => c.error !== null).map((c) => `${col.id} on ${c.tool}: no result: ${c.error}`)
   const caught = caughtBy(col)
   return caught.length >= SPOOFER_MIN_CAUGHT ? errors : [...errors, `${col.id}: caught by ${caught.length} tools (${caught.join(', ') || 'none'}), expected at least ${SPOOFER_MIN_CAUGHT}`]
@@ -51,10 +60,10 @@ export function columnProblems(col: Column): string[] {
 
 const esc = (s: string) => s.replace(/\|/g, '\\|')
 
-function cellText(c: Cell | undefined, kind: VisitorKind): string {
+function cellText(c: Cell | undefined, kind: VisitorKind, mustFind?: Column['mustFind']): string {
   if (!c) return '—'
   if (c.error !== null || c.score === null) return `✗ ${esc(c.error ?? 'no task').slice(0, 80)}`
-  const mark = kind === 'person' ? (personProblem(c) ? ' ✗' : '') : c.score < PERSON_MIN_SCORE ? ' ⚑' : ''
+  const mark = kind === 'person' ? (personProblem(c, mustFind?.[c.tool]) ? ' ✗' : '') : c.score < PERSON_MIN_SCORE ? ' ⚑' : ''
   const parts = [`**${c.score}**${mark}`]
   if (c.failed.length) parts.push(`fail: ${c.failed.join(', ')}`)
   if (c.warned.length) parts.push(`warn: ${c.warned.join(', ')}`)
@@ -65,10 +74,10 @@ function cellText(c: Cell | undefined, kind: VisitorKind): string {
 function runText(col: Column): string {
   const cells = col.cells.filter((c) => c.how === 'run')
   if (!cells.length) return '—'
-  const bad = cells.filter((c) => (col.kind === 'person' ? personProblem(c) !== null : c.error !== null))
+  const bad = cells.filter((c) => (col.kind === 'person' ? personProblem(c, col.mustFind?.[c.tool]) !== null : c.error !== null))
   const scores = cells.filter((c) => c.score !== null).map((c) => c.score!)
   const head = `${cells.length - bad.length} of ${cells.length} fine${scores.length ? `, scores ${Math.min(...scores)}–${Math.max(...scores)}` : ''}`
-  return [head, ...bad.map((c) => `${c.tool}: ${cellText(c, col.kind).replace(/<br>/g, '; ')}`)].join('<br>')
+  return [head, ...bad.map((c) => `${c.tool}: ${cellText(c, col.kind, col.mustFind).replace(/<br>/g, '; ')}`)].join('<br>')
 }
 
 /**
@@ -80,10 +89,10 @@ export function toolsTable(tools: readonly string[], cols: readonly Column[]): s
   const lines = [`| tool | ${cols.map((c) => esc(c.id)).join(' | ')} |`, `|---|${cols.map(() => '---').join('|')}|`]
   const first = (c: Cell | undefined) => (c?.how === 'first' ? ' ①' : '')
   for (const tool of tools) {
-    lines.push(`| ${tool} | ${cols.map((col) => { const c = col.cells.find((x) => x.tool === tool && x.how !== 'reload' && x.how !== 'run'); return `${cellText(c, col.kind)}${first(c)}` }).join(' | ')} |`)
+    lines.push(`| ${tool} | ${cols.map((col) => { const c = col.cells.find((x) => x.tool === tool && x.how !== 'reload' && x.how !== 'run'); return `${cellText(c, col.kind, col.mustFind)}${first(c)}` }).join(' | ')} |`)
   }
   if (cols.some((col) => col.cells.some((c) => c.how === 'reload'))) {
-    lines.push(`| *reloaded* | ${cols.map((col) => { const c = col.cells.find((x) => x.how === 'reload'); return c ? `${c.tool}: ${cellText(c, col.kind)}` : '—' }).join(' | ')} |`)
+    lines.push(`| *reloaded* | ${cols.map((col) => { const c = col.cells.find((x) => x.how === 'reload'); return c ? `${c.tool}: ${cellText(c, col.kind, col.mustFind)}` : '—' }).join(' | ')} |`)
   }
   if (cols.some((col) => col.cells.some((c) => c.how === 'run'))) lines.push(`| *in /run* | ${cols.map((col) => runText(col)).join(' | ')} |`)
   const foot = cols.map((col) => (col.kind === 'spoofer' ? `caught by ${caughtBy(col).length}` : columnProblems(col).length ? `${columnProblems(col).length} problem(s)` : 'ok'))

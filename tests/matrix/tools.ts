@@ -23,7 +23,8 @@ import { fileURLToPath } from 'node:url'
 import { TOOL_IDS } from '../../common/tools'
 import { startServer } from '../support/server'
 import { injectedFingerprint, playwrightTask } from './clients'
-import { BROWSER_PATHS, browse, browserVersions, PEOPLE, RUN_PAGE, type PersonContext, type Step } from './person'
+import { BROWSER_PATHS, browse, browserVersions, PEOPLE as BROWSING_PEOPLE, RUN_PAGE, type Person, type PersonContext, type Step } from './person'
+import { PROXY_PEOPLE } from './proxy-people'
 import { columnProblems, toolsTable, type Cell, type Column, type VisitorKind } from './tools-report'
 import { matrixCa, matrixTransports, originOf, tlsServerEnv, type Transport } from './transports'
 import { walkOf } from './walks'
@@ -34,9 +35,14 @@ const PAGE_TIMEOUT_MS = 30_000
 /** Visitors at once (TOOLS_MATRIX_PARALLEL; 2 by default, one per core of a small machine), each lane with its own server. */
 const PARALLEL = Math.max(1, Number(process.env.TOOLS_MATRIX_PARALLEL) || 2)
 
+/** The people: person.ts's, and those behind a TLS-inspecting proxy (issue 56). */
+const PEOPLE: Record<string, Person> = { ...BROWSING_PEOPLE, ...PROXY_PEOPLE }
+
 interface Visitor {
   name: string
   kind: VisitorKind
+  /** Per tool, checks each of this person's tasks of it must warn (Column.mustFind). */
+  mustFind?: Record<string, readonly string[]>
   /**
    * Opens every tool page and reports each task id (or the error) as it comes, with how the page
    * was reached; `ctx.pageOrigin` is where (the transport's origin).
@@ -51,42 +57,48 @@ function person(id: keyof typeof PEOPLE): Visitor {
   return {
     name: p.name,
     kind: 'person',
-    async visitAll(ctx, transport, tools, done) {
-      // The pages in the order the person reaches them (walks.ts): every tool page, or a first
-      // and a second page; last, the run page (/run): every tool in one visit.
-      const plan = walkOf(id, transport, tools)
-      const xvfb = await startXvfb()
-      try {
-        // A page that does not submit leaves the browser in no known state: the person starts
-        // it again on the next page, as a first page.
-        for (let at = 0; at < plan.length; ) {
-          const start = plan[at]!
-          if (start.tool === RUN_PAGE) {
-            // The pages before it failed: the run page is not anyone's first page here.
-            for (const tool of TOOL_IDS) await done(tool, new Error('the run page was not reached: the page before it did not submit'), 'run')
-            break
-          }
-          const steps: Step[] = plan.slice(at + 1).map(({ tool, how }) => (how === 'reload' ? { tool, how: 'reload' } : { tool, how: 'type' }))
-          const launch = p.launch(ctx, `${ctx.pageOrigin}/tools/${start.tool}`, join(ctx.dir, `profile-${at}`))
-          const tasks = await browse(ctx, p.browser, launch, start.tool, steps, xvfb.display)
-          for (const [k, task] of tasks.entries()) {
-            const page = plan[at + k]!
-            if (typeof task === 'object' && 'run' in task) {
-              for (const tool of TOOL_IDS) await done(tool, task.run[tool] ?? new Error('the run stored no task for this tool'), 'run')
-            } else if (page.tool === RUN_PAGE) {
-              for (const tool of TOOL_IDS) await done(tool, task instanceof Error ? task : new Error(String(task)), 'run')
-            } else await done(page.tool, task, k === 0 ? 'first' : page.how)
-          }
-          at += Math.max(1, tasks.length)
-          // After a failed page, its reload (if it comes next) has nothing to reload.
-          if (tasks.at(-1) instanceof Error && plan[at]?.how === 'reload') at++
+    // A person behind an inspecting proxy: the pages that judge the wire say it is re-encrypted.
+    ...(p.mustFind ? { mustFind: Object.fromEntries(WIRE_TOOLS.map((t) => [t, p.mustFind!])) } : {}),
+    visitAll: (ctx, transport, tools, done) => (p.around ? p.around(ctx, (c) => walk(c, transport, tools, done)) : walk(ctx, transport, tools, done)),
+  }
+  async function walk(ctx: PersonContext, transport: Transport, tools: readonly string[], done: Parameters<Visitor['visitAll']>[3]): Promise<void> {
+    // The pages in the order the person reaches them (walks.ts): every tool page, or a first
+    // and a second page; last, the run page (/run): every tool in one visit.
+    const plan = walkOf(id, transport, tools)
+    const xvfb = await startXvfb()
+    try {
+      // A page that does not submit leaves the browser in no known state: the person starts
+      // it again on the next page, as a first page.
+      for (let at = 0; at < plan.length; ) {
+        const start = plan[at]!
+        if (start.tool === RUN_PAGE) {
+          // The pages before it failed: the run page is not anyone's first page here.
+          for (const tool of TOOL_IDS) await done(tool, new Error('the run page was not reached: the page before it did not submit'), 'run')
+          break
         }
-      } finally {
-        await xvfb.stop()
+        const steps: Step[] = plan.slice(at + 1).map(({ tool, how }) => (how === 'reload' ? { tool, how: 'reload' } : { tool, how: 'type' }))
+        const launch = p.launch(ctx, `${ctx.pageOrigin}/tools/${start.tool}`, join(ctx.dir, `profile-${at}`))
+        const tasks = await browse(ctx, p.browser, launch, start.tool, steps, xvfb.display)
+        for (const [k, task] of tasks.entries()) {
+          const page = plan[at + k]!
+          if (typeof task === 'object' && 'run' in task) {
+            for (const tool of TOOL_IDS) await done(tool, task.run[tool] ?? new Error('the run stored no task for this tool'), 'run')
+          } else if (page.tool === RUN_PAGE) {
+            for (const tool of TOOL_IDS) await done(tool, task instanceof Error ? task : new Error(String(task)), 'run')
+          } else await done(page.tool, task, k === 0 ? 'first' : page.how)
+        }
+        at += Math.max(1, tasks.length)
+        // After a failed page, its reload (if it comes next) has nothing to reload.
+        if (tasks.at(-1) instanceof Error && plan[at]?.how === 'reload') at++
       }
-    },
+    } finally {
+      await xvfb.stop()
+    }
   }
 }
+
+/** The tools whose checks judge the TLS wire with the page's proof (tls-interception). */
+const WIRE_TOOLS = ['tls-fingerprint', 'bot-detector'] as const
 
 function spoofer(os: 'windows' | 'macos', label: string, browser: 'chrome' | 'firefox' = 'chrome'): Visitor {
   return {
@@ -120,6 +132,9 @@ const VISITORS: Record<string, Visitor> = {
   'person-webkit': person('person-webkit'),
   'person-webkit-fr': person('person-webkit-fr'),
   'person-webkit-mini': person('person-webkit-mini'),
+  // Behind a TLS-inspecting proxy whose CA the browser trusts (issue 56, proxy-people.ts).
+  'person-proxy': person('person-proxy'),
+  'person-firefox-proxy': person('person-firefox-proxy'),
   'spoofer-windows': spoofer('windows', 'Windows Chrome'),
   'spoofer-macos': spoofer('macos', 'macOS Chrome'),
   // Beyond the issue's two: another engine's fingerprint on Chromium.
@@ -161,7 +176,7 @@ async function main(): Promise<number> {
       const dir = mkdtempSync(join(tmpdir(), `antibot-tools-${id}-`))
       const origin = originOf(server, transport)
       const ctx: PersonContext = { pageUrl: '', pageOrigin: origin, baseUrl: server.baseUrl, adminToken: server.adminToken, chromium, chromedriver: '', ...BROWSER_PATHS, dir, timeoutMs: PAGE_TIMEOUT_MS }
-      const col: Column = { id: `${id}@${transport}`, name: visitor.name, kind: visitor.kind, transport, cells: [] }
+      const col: Column = { id: `${id}@${transport}`, name: visitor.name, kind: visitor.kind, transport, cells: [], ...(visitor.mustFind ? { mustFind: visitor.mustFind } : {}) }
       const t0 = Date.now()
       try {
         await visitor.visitAll(ctx, transport, TOOL_IDS, async (tool, task, how) => {

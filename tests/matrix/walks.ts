@@ -30,6 +30,9 @@ export const FIRST_PAGE: Record<string, Record<Transport, string>> = {
   'person-webkit': { https: 'http-headers', http: 'dns-leak' },
   'person-webkit-fr': { https: 'tls-fingerprint', http: 'bot-detector' },
   'person-webkit-mini': { https: 'vpn-detector', http: 'ip-leak' },
+  // Behind a TLS-inspecting proxy (issue 56): the pages that judge the wire with the page's proof.
+  'person-proxy': { https: 'tls-fingerprint', http: 'tls-fingerprint' },
+  'person-firefox-proxy': { https: 'tls-fingerprint', http: 'tls-fingerprint' },
 }
 
 /** The people who walk every tool page over HTTPS. */
@@ -52,6 +55,8 @@ export const SECOND_PAGE: Record<string, Partial<Record<Transport, string>>> = {
   'person-webkit': { http: 'vpn-detector' },
   'person-webkit-fr': { https: 'http-headers', http: 'timezone-geo' },
   'person-webkit-mini': { https: 'bot-detector', http: 'tls-fingerprint' },
+  'person-proxy': { https: 'bot-detector', http: 'bot-detector' },
+  'person-firefox-proxy': { https: 'bot-detector', http: 'bot-detector' },
 }
 
 export interface WalkStep {

@@ -4,6 +4,7 @@
 // page judges the same browser (check for check), the overview shows every tool's score and
 // links to the findings, and the page is accessible on a phone and a desktop.
 
+import { PROOF_TOOLS } from '../common/page-proof'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import { TOOL_IDS } from '../common/tools'
@@ -22,7 +23,7 @@ interface Task {
   task_id: string
   tool: string
   score: number
-  results: { checks: Array<{ id: string; verdict: string }>; verified: boolean; ruleset?: string }
+  results: { checks: Array<{ id: string; verdict: string }>; verified: boolean; ruleset?: string; server?: { proof?: string; proof_detail?: string } }
 }
 interface Run {
   run_id: string
@@ -70,6 +71,8 @@ async function runInContext(browser: Browser, base: string, https: boolean): Pro
     expect(run.tasks.map((t) => t.tool)).toEqual([...TOOL_IDS])
     expect(Object.fromEntries(run.tasks.map((t) => [t.tool, t.task_id]))).toEqual(sectionTasks)
     for (const t of run.tasks) expect([t.tool, t.results.verified, t.results.ruleset]).toEqual([t.tool, true, expect.stringMatching(/^r1-[0-9a-f]{16}$/)])
+    // The tools that take the layout challenge each laid out their own nonce's (issue 56).
+    for (const t of run.tasks.filter((x) => (PROOF_TOOLS as readonly string[]).includes(x.tool))) expect([t.tool, t.results.server?.proof, t.results.server?.proof_detail]).toEqual([t.tool, 'valid', expect.stringMatching(/^all \d+ boxes/)])
 
     // The overview: a bar per tool, and the findings linking into the reports.
     await expect(page.locator('#overview')).toBeVisible({ timeout: 30_000 })

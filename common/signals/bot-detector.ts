@@ -5,7 +5,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Bool, List, NBool, NNum, NStr, Num, Str } from '../shorthands'
 import { Signal } from '../signal'
 import { ScopeSnapshotSchema } from './scope'
-import { JsEngineSchema, NavigatorIdentitySchema, NotificationPermissionSchema, TlsEvidenceProbeSchema } from './shared'
+import { JsEngineSchema, NavigatorIdentitySchema, NotificationPermissionSchema, PageProofSchema, TlsEvidenceProbeSchema } from './shared'
 
 export { JsEngineSchema, type JsEngine } from './shared'
 
@@ -237,6 +237,8 @@ export const BotDetectorSignals = Type.Object({
   navRate: Signal(NavigationRateLimitSchema),
   /** Optional: pages from before the TLS evidence listener, and other clients, do not send it. */
   tlsEvidence: Type.Optional(Signal(TlsEvidenceProbeSchema)),
+  /** probes/signals/page-proof.ts: the page's answer to its layout challenge, which the server verifies against the nonce (results.server.proof). Optional: pages from before it do not send it. */
+  proof: Type.Optional(Signal(PageProofSchema)),
   /** Optional: pages from before this signal do not send it. */
   sharedWorker: Type.Optional(Signal(SharedWorkerUaSchema)),
   /** Optional: pages from before this signal do not send it. */

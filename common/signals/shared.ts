@@ -89,3 +89,13 @@ export const JsEngineSchema = Type.Object({
   rangeError: Str(200),
 })
 export type JsEngine = Static<typeof JsEngineSchema>
+
+/**
+ * probes/signals/page-proof.ts: the layout challenge of the page's nonce laid out (common/page-proof.ts):
+ * each measured box's x, y, width and height relative to the challenge's root, rounded, in document order.
+ */
+export const PageProofSchema = Type.Object({
+  v: Type.Integer({ minimum: 0, maximum: 1000 }),
+  boxes: Type.Array(Type.Integer({ minimum: -100000, maximum: 100000 }), { maxItems: 400 }),
+})
+export type PageProof = Static<typeof PageProofSchema>

@@ -6,7 +6,9 @@ import type { Static } from '@sinclair/typebox'
 import type { SignalResult } from '../../common/signal'
 import type { TOOL_SIGNALS } from '../../common/signals'
 import type { ToolId } from '../../common/tools'
-import { collect, type Source, type Sources } from './collect'
+import { PROOF_TOOLS } from '../../common/page-proof'
+import { pageProof } from '../signals/page-proof'
+import { collect, runSource, type Source, type Sources } from './collect'
 
 /** The value type of each signal a tool's schema declares. */
 type ValuesOf<T extends ToolId> = { [K in keyof Static<(typeof TOOL_SIGNALS)[T]>]-?: NonNullable<Static<(typeof TOOL_SIGNALS)[T]>[K]> extends SignalResult<infer V> ? V : never }
@@ -15,7 +17,7 @@ type ValuesOf<T extends ToolId> = { [K in keyof Static<(typeof TOOL_SIGNALS)[T]>
  * One source per signal of the tool's schema (common/signals), each producing exactly the
  * value the server validates: a probe whose output drifts from the schema fails the type check.
  */
-export type SourcesFor<T extends ToolId> = { [K in keyof ValuesOf<T>]: Source<ValuesOf<T>[K]> }
+export type SourcesFor<T extends ToolId> = { [K in Exclude<keyof ValuesOf<T>, 'proof'>]: Source<ValuesOf<T>[K]> }
 
 export interface RunOptions {
   /** Per-signal timeout. */
@@ -84,11 +86,13 @@ export async function runPlan(plan: ToolPlan, slot: Slot, opts: { report?: 'now'
   const { tool, sources, options } = plan
   try {
     slot.status('Running tests in this browser…')
-    const signals = await collect(sources, options.timeoutMs ?? 3000)
-    const results = { ...(options.extra?.(signals) ?? {}), signals }
     // The single-use nonce the server rendered for this run: it ties the listeners' evidence
-    // (TLS, STUN/TURN, DNS) to this submission.
+    // (TLS, STUN/TURN, DNS) to this submission, and the page's layout challenge is derived
+    // from it (the proof that this page load ran in a browser engine, common/page-proof.ts).
     const { nonce } = slot
+    const signals: Record<string, unknown> = await collect(sources, options.timeoutMs ?? 3000)
+    if ((PROOF_TOOLS as readonly string[]).includes(tool)) signals.proof = await runSource(() => pageProof(nonce), options.timeoutMs ?? 3000)
+    const results = { ...(options.extra?.(signals) ?? {}), signals }
     const body = JSON.stringify(nonce ? { tool, results, nonce } : { tool, results })
     const res = await fetch('/api/antibot/tasks', { method: 'POST', headers: { 'content-type': 'application/json' }, body })
     const answer = (await res.json()) as { task_id?: string; error?: string }

@@ -5,7 +5,7 @@
 import { Type, TypeGuard, type TSchema } from '@sinclair/typebox'
 import { CheckSchema, SummarySchema } from './scoring'
 import { ConsistencySchema } from './consistency'
-import { ElsewhereSchema, EvidenceItemSchema } from './tools/observation'
+import { ElsewhereSchema, EvidenceItemSchema, PROOF_STATES } from './tools/observation'
 import type { ToolId } from '../../common/tools'
 import { DROPPED_LISTED, UnverifiedSchema } from './tools/verified'
 import { IDENTIFYING_TOOLS, K_FLOOR, MEANINGFUL_POPULATION } from './uniqueness'
@@ -48,6 +48,12 @@ export const ServerEvidenceSchema = Type.Object(
         description: "The HTTPS listener's records (tls, http2, http1) filed under this page's nonce from another client address than the submitting request's (for IPv6 another /64): not in `evidence` and not judged, since they describe someone else's connection (the check `listener-address` says so; docs/listeners.md). Absent when there were none.",
       }),
     ),
+    proof: Type.Optional(
+      Type.Union(PROOF_STATES.map((s) => Type.Literal(s)), {
+        description: "The page's proof that it ran in a browser engine for this page load (bot-detector, tls-fingerprint, http-headers; docs/scoring.md#the-page-proof): `valid`, the page laid out the layout challenge of its own nonce as the service's layout model does; `wrong`, an answer that is not this page load's (a recording, a DOM emulator's boxes of no size); `missing`, no answer; `no-nonce`, no live nonce to derive the challenge from. Absent for the other tools and on tasks stored before 2026-12-01.",
+      }),
+    ),
+    proof_detail: Type.Optional(Type.String({ description: 'What the verification of `proof` found, in one line.' })),
   },
   { additionalProperties: true, description: 'What the service itself observed of the submitting request.' },
 )

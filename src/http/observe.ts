@@ -7,6 +7,8 @@ import { readNonce } from '../../db/nonces'
 import type { Cidr } from '../core/ip'
 import { formatTimestamp } from '../core/month'
 import { isNonce } from '../core/nonce'
+import { verifyProof } from '../core/page-proof'
+import { PROOF_TOOLS } from '../../common/page-proof'
 import { redactHeaderValue, redactUrl } from '../core/redact'
 import type { ServerObservation } from '../core/tools/observation'
 import { proxyFingerprintEvidence, type ProxyHeaderMap } from '../evidence/proxy-fingerprints'
@@ -37,9 +39,18 @@ export async function observeSubmission(
     ? proxyFingerprintEvidence(args.fingerprintHeaders, args.request.headers).map((item) => ({ ...item, observedAt: formatTimestamp(args.now) }))
     : []
   const withProxy = (o: ServerObservation): ServerObservation => (proxy.length ? { ...o, evidence: [...(o.evidence ?? []), ...proxy] } : o)
-  const { nonce, tool } = (args.body ?? {}) as { nonce?: unknown; tool?: unknown }
-  if (nonce === undefined) return withProxy({ ...base, nonce: 'missing' })
-  if (!isNonce(nonce) || typeof tool !== 'string') return withProxy({ ...base, nonce: 'unknown' })
+  const { nonce, tool, results } = (args.body ?? {}) as { nonce?: unknown; tool?: unknown; results?: unknown }
+  // The page's answer to its layout challenge, judged against the challenge of its nonce when
+  // that nonce is live (src/core/page-proof.ts).
+  const sentProof = typeof results === 'object' && results !== null ? ((results as { signals?: unknown }).signals as { proof?: unknown } | undefined)?.proof : undefined
+  const proofOf = (live: string | null) => {
+    // Only the tools whose pages send the proof are judged on it.
+    if (!(PROOF_TOOLS as readonly unknown[]).includes(tool)) return {}
+    const p = verifyProof(live, typeof sentProof === 'object' || sentProof === undefined ? sentProof : null)
+    return { proof: p.state, proofDetail: p.detail }
+  }
+  if (nonce === undefined) return withProxy({ ...base, nonce: 'missing', ...proofOf(null) })
+  if (!isNonce(nonce) || typeof tool !== 'string') return withProxy({ ...base, nonce: 'unknown', ...proofOf(null) })
   // Judged only on the listener records of this client's own connections (src/evidence/binding.ts).
   const read = await readNonce(db, { nonce, tool, now: args.now, client: base.ip })
   // The page asks for its report after it has submitted: its nonce is used by then, and that
@@ -47,7 +58,7 @@ export async function observeSubmission(
   const state = args.purpose === 'report' && read.state === 'used' ? 'valid' : read.state
   const dropped = Object.keys(read.dropped).length ? { evidenceDropped: read.dropped } : {}
   const elsewhere = read.elsewhere.length ? { evidenceElsewhere: read.elsewhere } : {}
-  return withProxy({ ...base, nonce: state, evidence: withoutCredentials(read.evidence), ...dropped, ...elsewhere })
+  return withProxy({ ...base, nonce: state, evidence: withoutCredentials(read.evidence), ...dropped, ...elsewhere, ...proofOf(state === 'valid' ? nonce : null) })
 }
 
 /**

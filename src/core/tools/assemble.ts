@@ -50,6 +50,8 @@ export function serverEvidence(server: ServerObservation) {
     ...(server.evidenceDropped && Object.keys(server.evidenceDropped).length ? { evidence_dropped: server.evidenceDropped } : {}),
     // The HTTPS listener's records of other clients under this nonce: set aside, not judged.
     ...(server.evidenceElsewhere?.length ? { evidence_elsewhere: server.evidenceElsewhere } : {}),
+    // The page's proof that it ran, for the tools that take the challenge (src/core/page-proof.ts).
+    ...(server.proof ? { proof: server.proof, proof_detail: server.proofDetail ?? '' } : {}),
   }
 }
 

@@ -46,6 +46,7 @@ import { storagePartitioning } from '../../checks/storage-partition'
 import { tlsFingerprintFamily, http2FingerprintFamily } from '../../checks/tls-match'
 import { tlsVersion } from '../../checks/tls-version'
 import { tlsInterception } from '../../checks/tls-interception'
+import { pageRan } from '../../checks/page-ran'
 import { replayedRun } from '../../checks/replayed-run'
 import { uaConsistency } from '../../checks/ua-consistency'
 import { uaHeaderVsNavigator } from '../../checks/ua-header'
@@ -132,6 +133,7 @@ export const botDetector = defineTool({
     // A proven browser behind a TLS-inspecting middlebox: worth telling, not held against the person (warns: 5 points).
     [tlsInterception, 10],
     [replayedRun, 60],
+    [pageRan, 60],
     [headerOrderWire, 25],
     [listenerAddress, 10],
     [datacenterIp, 20],

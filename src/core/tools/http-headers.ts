@@ -10,6 +10,7 @@
 // record of the page's connection provides them (src/checks/wire-headers.ts); without it the
 // `http` section has nulls for them.
 
+import { pageRan } from '../../checks/page-ran'
 import { Type } from '@sinclair/typebox'
 import { HttpHeadersSignals } from '../../../common/signals/http-headers'
 import { brandsClaim, parseUserAgent, type ClaimedBrowser } from '../../../common/user-agent'
@@ -85,6 +86,7 @@ export const httpHeaders = defineTool({
     [gpcHeader, 10],
     [listenerAddress, 10],
     [tcpSynOs, 20],
+    [pageRan, 30],
   ],
   addSections(_, { checks }, server) {
     const claimed = parseUserAgent(server.userAgent)

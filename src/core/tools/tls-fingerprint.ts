@@ -23,6 +23,7 @@ import { listenerAddress } from '../../checks/listener-address'
 import { claimText, http2FingerprintFamily } from '../../checks/tls-match'
 import { tlsVersion } from '../../checks/tls-version'
 import { tlsInterception } from '../../checks/tls-interception'
+import { pageRan } from '../../checks/page-ran'
 import { tlsEvidenceOf } from '../../checks/tls-views'
 import { FAMILY_NAME, http2Family, tlsFamily } from '../tls-families'
 import { header, type ServerObservation } from './observation'
@@ -128,6 +129,7 @@ export const tlsFingerprint = defineTool({
     [http2FingerprintFamily, 40],
     [tlsVersion, 40],
     [tlsInterception, 10],
+    [pageRan, 30],
     [listenerAddress, 10],
     [tcpSynOs, 30],
   ],

@@ -28,6 +28,20 @@ describe('TLS stack families', () => {
     expect(tlsFamily({ ...noAlps, alps: null, extensions: noAlps.extensions.filter((e) => e !== 17513 && e !== 17613) }).family).toBe('unknown')
   })
 
+  test("Chrome's cipher list with ALPS but a GREASE cipher only, and OpenSSL's signature algorithms, is not Chromium (issue 56: a library passed as BoringSSL)", () => {
+    const chrome = record('tls-chromium-ip.hex')
+    const grease = (v: number) => (v & 0x0f0f) === 0x0a0a && v >> 8 === (v & 0xff)
+    const strip = (l: number[]) => l.filter((v) => !grease(v))
+    const openssl = [0x0403, 0x0503, 0x0603, 0x0807, 0x0808, 0x0804, 0x0805, 0x0806, 0x0401, 0x0501, 0x0601]
+    const copy = { ...chrome, extensions: strip(chrome.extensions), groups: strip(chrome.groups), versions: strip(chrome.versions), key_shares: strip(chrome.key_shares), signature_algorithms: openssl }
+    expect(copy.grease).toBe(true)
+    const guess = tlsFamily(copy)
+    expect(guess.family).toBe('unknown')
+    expect(guess.reasons.join('; ')).toContain("not BoringSSL's")
+    expect(tlsFamily({ ...chrome, signature_algorithms: openssl }).family).toBe('unknown')
+    expect(tlsFamily(chrome).family).toBe('chromium')
+  })
+
   test('a proxy header shows no GREASE: unknown GREASE and ALPS do not contradict the cipher hash', () => {
     const chromium = tlsFamily({ ja4: 't13d1516h2_8daaf6152771_02713d6af862', grease: null, extensions: null, alps: null, record_size_limit: null })
     expect(chromium?.family).toBe('chromium')

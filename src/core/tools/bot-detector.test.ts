@@ -6,6 +6,11 @@ import { botDetector } from './bot-detector'
 import { BotDetectorSignals, type BotDetectorSignals as Signals } from '../../../common/signals/bot-detector'
 import { jsEngineOf } from '../../../common/engine-errors'
 import { proxyFingerprintEvidence } from '../../evidence/proxy-fingerprints'
+import navigationsFile from '../../evidence/fixtures/navigations.json'
+import { fixture } from '../../evidence/fixtures/load'
+import { readClientHello } from '../../evidence/tls-client-hello'
+import { tlsRecord } from '../../evidence/tls-records'
+import type { ServerObservation } from './observation'
 import { ok, missing, CHROME_UA, FIREFOX_UA, SAFARI_UA, V8, SPIDERMONKEY, JSC, scope, humanChrome, LINUX_UA, CHROMIUM_HINTS, linuxChromium, chromeServer, playwrightHeadless, judge, failing } from './bot-detector.fixture'
 
 const signalsCheck = TypeCompiler.Compile(BotDetectorSignals)
@@ -280,5 +285,42 @@ describe('bot-detector engine classifier', () => {
     expect(jsEngineOf(JSC)).toBe('webkit')
     expect(jsEngineOf({ nullError: V8.nullError, rangeError: JSC.rangeError })).toBe('unknown')
     expect(jsEngineOf({ nullError: '', rangeError: SPIDERMONKEY.rangeError })).toBe('gecko')
+  })
+})
+
+describe('a person behind a TLS-inspecting proxy (issue 56)', () => {
+  const chromium = (navigationsFile as { navigations: Array<{ engine: string; step: string; records: Array<{ kind: string; data: unknown }> }> }).navigations.find((n) => n.engine === 'chromium' && n.step === 'typed')!
+  const nodeHello = (() => {
+    const p = readClientHello(fixture('tls-node-openssl.hex'))
+    if (p.status !== 'complete') throw new Error('the fixture is not a hello')
+    return tlsRecord(p.hello, { protocol: 'TLSv1.3', alpn: 'http/1.1', cipher: null, offered: ['h2', 'http/1.1'] })
+  })()
+  const head = { version: 'HTTP/1.1', method: 'GET', path: '/tools/bot-detector', headers: [['host', 'localhost'], ['user-agent', LINUX_UA], ['accept', '*/*'], ['connection', 'keep-alive']], bare_line_feeds: false }
+  const server = (records: Array<{ kind: string; data: unknown }>, proof?: ServerObservation['proof']): ServerObservation => ({
+    ...chromeServer(LINUX_UA, CHROMIUM_HINTS),
+    nonce: 'valid',
+    evidence: records.map((r) => ({ ...r, observedAt: 'x' })),
+    ...(proof ? { proof } : {}),
+  })
+  const proxied = [{ kind: 'tls', data: nodeHello }, { kind: 'http1', data: head }]
+
+  test('a proven Chromium 156 whose connection a Node proxy re-encrypts stays human, at most 10 points below its own wire', () => {
+    const own = judge(linuxChromium(), server(chromium.records, 'valid'))
+    const behind = judge(linuxChromium(), server(proxied, 'valid'))
+    expect(failing(behind.checks)).toEqual([])
+    expect(behind.byId('tls-interception').verdict).toBe('warn')
+    expect(own.byId('tls-interception').verdict).toBe('pass')
+    expect(own.score - behind.score).toBeLessThanOrEqual(10)
+    expect(behind.sections.verdict).toBe('human')
+    for (const id of ['tls-fingerprint', 'http2-fingerprint', 'tls-version', 'header-order-wire']) expect({ id, verdict: behind.byId(id).verdict }).toEqual({ id, verdict: 'na' })
+  })
+
+  test('the same wire without a valid proof is a bot (a client that never ran the page)', () => {
+    for (const proof of [undefined, 'missing', 'wrong'] as const) {
+      const r = judge(linuxChromium(), server(proxied, proof))
+      expect(r.byId('tls-version').verdict).toBe('fail')
+      expect(r.byId('tls-fingerprint').verdict).toBe('fail')
+      expect(r.sections.verdict).toBe('bot')
+    }
   })
 })

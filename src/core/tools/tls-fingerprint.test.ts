@@ -9,7 +9,7 @@ import { http2Record, tlsRecord } from '../../evidence/tls-records'
 import { proxyFingerprintEvidence } from '../../evidence/proxy-fingerprints'
 import type { TlsFingerprintSignals } from '../../../common/signals/tls-fingerprint'
 import { tlsEvidenceOf, type TlsEvidence } from '../../checks/tls-views'
-import { tlsFingerprint, type TlsFingerprintSections } from './tls-fingerprint'
+import { REENCRYPTED_TEXT, tlsFingerprint, type TlsFingerprintSections } from './tls-fingerprint'
 import { ok, missing } from '../../../tests/support/signals'
 import { SPIDERMONKEY } from './bot-detector.fixture'
 
@@ -298,5 +298,39 @@ describe('tls-fingerprint judge', () => {
       expect(tlsEvidenceOf(o)).toBeNull()
       expect(viaRegistry(o).byId.ja4!.verdict).toBe('na')
     })
+  })
+})
+
+describe('tls-fingerprint report behind a TLS-inspecting proxy (issue 56)', () => {
+  const LINUX_CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
+  const nodeProxy = (): TlsEvidence => {
+    const hello = parseClientHello(fixture('tls-node-openssl.hex'))
+    if (!hello.ok) throw new Error('fixture')
+    const head = { version: 'HTTP/1.1', method: 'GET', path: '/tools/tls-fingerprint', headers: [['host', 'localhost'], ['user-agent', LINUX_CHROME]] as Array<[string, string]>, bare_line_feeds: false }
+    return { source: 'listener', tls: tlsRecord(hello.value, { ...NEGOTIATED, alpn: 'http/1.1', offered: ['h2', 'http/1.1'] }), http2: null, http1: head }
+  }
+  const person = (proof?: ServerObservation['proof']) => ({ ...obs(LINUX_CHROME, null), ...(proof ? { proof } : {}) })
+  const s = () => signals({ navigator: ok({ userAgent: LINUX_CHROME, platform: 'Linux x86_64' }), uaData: ok({ brands: [{ brand: 'Not:A-Brand', version: '8' }, { brand: 'Chromium', version: '156' }], mobile: false, platform: 'Linux', high: null, highError: null }) })
+
+  test('tells a proven browser in plain words that its connection is re-encrypted on its way, and does not hold it against them', () => {
+    const r = judge(s(), person('valid'), nodeProxy())
+    expect(r.byId['tls-interception']!.verdict).toBe('warn')
+    expect(Object.values(r.byId).filter((c) => c.verdict === 'fail').map((c) => c.id)).toEqual([])
+    expect(r.sections.verdict).toContain(REENCRYPTED_TEXT)
+    expect(REENCRYPTED_TEXT).toContain('decrypted and re-encrypted on its way')
+    expect(REENCRYPTED_TEXT).toContain('not held against you')
+    // No setting, raw value or source path in what the person reads.
+    expect(REENCRYPTED_TEXT).not.toMatch(/[A-Z]{3,}_[A-Z]|0x|src\/|\.ts|t13/)
+    // What the middlebox costs: the warning alone, against the same person on their own wire.
+    expect(judge(s(), person('valid'), CHROMIUM_156()).summary.score - r.summary.score).toBeLessThanOrEqual(10)
+  })
+
+  test('without the proof the same wire fails, and the report says nothing of a middlebox; a person on their own wire neither', () => {
+    const unproven = judge(s(), person(), nodeProxy())
+    expect(unproven.byId['tls-version']!.verdict).toBe('fail')
+    expect(unproven.sections.verdict).not.toContain('re-encrypted')
+    const own = judge(s(), person('valid'), CHROMIUM_156())
+    expect(own.byId['tls-interception']!.verdict).toBe('pass')
+    expect(own.sections.verdict).not.toContain('re-encrypted')
   })
 })

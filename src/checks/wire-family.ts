@@ -48,7 +48,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function asHello(d: unknown): HelloShape | null {
   if (!isRecord(d) || !numbers(d.ciphers) || !numbers(d.extensions) || !d.ciphers.length) return null
   const list = (v: unknown) => (numbers(v) ? v : null)
-  return { ciphers: d.ciphers, extensions: d.extensions, groups: list(d.groups), versions: list(d.versions), key_shares: list(d.key_shares), signature_algorithms: list(d.signature_algorithms) }
+  const alpn = Array.isArray(d.alpn) && d.alpn.every((x) => typeof x === 'string') ? (d.alpn as string[]) : null
+  return { ciphers: d.ciphers, extensions: d.extensions, groups: list(d.groups), versions: list(d.versions), key_shares: list(d.key_shares), signature_algorithms: list(d.signature_algorithms), alpn }
 }
 
 /** Each Broken once, by id, the first seen kept. */

@@ -87,6 +87,13 @@ describe('family invariants', () => {
     expect(ids(helloBroken('firefox', helloOf('chromium')[0]!, 153))).toEqual(['no-grease', 'record-size-limit', 'delegated-credentials', 'signature-sha1-last'])
   })
 
+  test('ALPS is not asked of a connection that offers no h2 (HTTP/2 switched off)', () => {
+    const chrome = helloOf('chromium')[0]!
+    const noAlps = { ...chrome, extensions: chrome.extensions.filter((e) => e !== 0x44cd) }
+    expect(ids(helloBroken('chromium', noAlps, 156))).toEqual(['alps'])
+    expect(helloBroken('chromium', { ...noAlps, alpn: ['http/1.1'] }, 156)).toEqual([])
+  })
+
   test("Chromium's signature-algorithm shape: before 123 a trailing rsa_pkcs1_sha1 is Chrome's own, after it not", () => {
     const chrome109 = [0x0403, 0x0804, 0x0401, 0x0503, 0x0805, 0x0501, 0x0806, 0x0601, 0x0201]
     expect(chromiumSignatureShape(chrome109, 109)).toEqual([])

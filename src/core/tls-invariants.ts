@@ -27,6 +27,8 @@ export interface HelloShape {
   versions?: readonly number[] | null
   key_shares?: readonly number[] | null
   signature_algorithms?: readonly number[] | null
+  /** The protocols offered in ALPN, where known. */
+  alpn?: readonly string[] | null
 }
 
 /** The HTTP/2 preface as an Akamai fingerprint gives it (settings ids in order, WINDOW_UPDATE, pseudo-header order). */
@@ -145,7 +147,8 @@ export const HELLO_INVARIANTS: ReadonlyArray<Invariant<HelloShape>> = [
     says: 'application_settings (ALPS, 0x4469 or 0x44cd)',
     source: 'BoringSSL ssl/extensions.cc (ext_alps_add_clienthello); Chromium sends it for h2 since about 91, the new codepoint 0x44cd since about 130 (captured: Chromium 156, h2 and HTTP/1.1-only connections alike)',
     since: 100,
-    holds: (h) => h.extensions.includes(0x4469) || h.extensions.includes(0x44cd),
+    // ALPS carries HTTP/2 settings: a connection that does not offer h2 (a flag that turns HTTP/2 off) has none to send.
+    holds: (h) => (h.alpn && !h.alpn.includes('h2') ? null : h.extensions.includes(0x4469) || h.extensions.includes(0x44cd)),
   },
   {
     id: 'signature-shape',

@@ -3,7 +3,10 @@
 // uses BoringSSL and Chromium's HTTP/2 code; Firefox uses NSS; Safari (and every iOS browser)
 // Apple's stack; HTTP libraries mostly OpenSSL (curl, Python, Node, Ruby) or Go's crypto/tls.
 // Exact JA4 values move with browser versions, so the family is read from what stays put: the
-// JA4 cipher hash (part b) where it is known, GREASE, and a few extensions only one stack sends.
+// JA4 cipher hash (part b) where it is known, GREASE, and a few extensions only one stack sends;
+// where the listener saw the whole hello, a cipher list that names Chromium must also show
+// BoringSSL's invariants (src/core/tls-invariants.ts), and a pseudo-header order that names a
+// browser its SETTINGS.
 //
 // Sources: FoxIO's JA4+ database (https://ja4db.com) and its README examples; Akamai's HTTP/2
 // fingerprint paper (Shuster, Black Hat EU 2017) and the values published by tls.peet.ws and

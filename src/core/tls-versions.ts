@@ -10,7 +10,8 @@
 // connection, a reload, a resumed session with a PSK, the side connection of a plain-HTTP page,
 // HTTP/1.1 where h2 is not offered). Left out: what depends on the connection (SNI, PSK, early
 // data, padding) and what an enterprise policy or a preference switches (ECH's GREASE 0xfe0d, the
-// post-quantum key share). A version not in this table is not judged (src/checks/tls-version.ts).
+// post-quantum key share). A version not in this table is judged by its family's invariants
+// alone (src/core/tls-invariants.ts, which hold for every version; src/checks/tls-version.ts).
 // Re-capture with tests/matrix/capture-navigations.ts when a browser changes, and add its row.
 
 export type TlsStackFamily = 'chromium' | 'firefox'

@@ -97,6 +97,18 @@ export const InputPacingSchema = Type.Object({
 })
 export type InputPacing = Static<typeof InputPacingSchema>
 
+/** probes/signals/input-clock.ts: where within its millisecond each trusted input event was stamped. */
+export const InputClockSchema = Type.Object({
+  /** Trusted mouse, pen, wheel and key events seen. */
+  events: Num,
+  /** event.timeStamp modulo 1 ms (0–0.99) of the first distinct stamps, coalesced ones included. */
+  fractions: Type.Array(Num, { maxItems: 64 }),
+  /** window.screenX and screenY as the page submits (native Wayland puts every window at 0, 0). */
+  screenX: Num,
+  screenY: Num,
+})
+export type InputClock = Static<typeof InputClockSchema>
+
 /** probes/signals/automation-globals.ts */
 export const AutomationGlobalsSchema = Type.Object({
   window: List(200, 20),
@@ -245,5 +257,7 @@ export const BotDetectorSignals = Type.Object({
   partition: Type.Optional(Signal(StoragePartitionSchema)),
   /** Optional: pages from before this signal do not send it. */
   input: Type.Optional(Signal(InputPacingSchema)),
+  /** Optional: pages from before this signal do not send it. */
+  inputClock: Type.Optional(Signal(InputClockSchema)),
 })
 export type BotDetectorSignals = Static<typeof BotDetectorSignals>

@@ -18,6 +18,7 @@ import { screenMetrics } from '../signals/screen'
 import { sharedWorkerUa } from '../signals/shared-worker-ua'
 import { FRAME_TIMEOUT_MS, storagePartition } from '../signals/storage-partition'
 import { watchInputPacing } from '../signals/input-pacing'
+import { watchInputClock } from '../signals/input-clock'
 import { watchStackLeaks } from '../signals/stack-leaks'
 import { tlsEvidence } from '../signals/tls-evidence'
 import { webdriverFlag } from '../signals/webdriver'
@@ -32,6 +33,8 @@ export function botDetectorPlan(): ToolPlan {
   // lie tests come first in the registry: they must see the APIs as the page received them.
   const stack = watchStackLeaks()
   const input = watchInputPacing()
+  // Where each input event's time stamp falls within its millisecond (signals/input-clock.ts).
+  const inputClock = watchInputClock()
 
   return definePlan('bot-detector', {
     lies: apiLies,
@@ -44,6 +47,7 @@ export function botDetectorPlan(): ToolPlan {
       await input.settled()
       return { coalescing: false, moves: 0, raw: 0, wheels: 0, blocks: [] }
     },
+    inputClock: () => ({ events: 0, fractions: [], screenX: 0, screenY: 0 }),
     globals: automationGlobals,
     navigator: navigatorIdentity,
     page: pageScope,
@@ -67,7 +71,7 @@ export function botDetectorPlan(): ToolPlan {
     tlsEvidence,
   }, {
     extra(signals) {
-      const watched = { stack: stack.stop(), input: input.stop() }
+      const watched = { stack: stack.stop(), input: input.stop(), inputClock: inputClock.stop() }
       for (const [name, value] of Object.entries(watched)) signals[name] = { ok: true, value, ms: (signals[name] as { ms?: number } | undefined)?.ms ?? 0 }
       return {}
     },

@@ -42,6 +42,7 @@ import { headlessSharedWorkerUa } from '../../checks/shared-worker-ua'
 import { glRenderer, webglRenderer } from '../../checks/software-gl'
 import { stackSourceUrl } from '../../checks/stack-frames'
 import { inputPacing } from '../../checks/input-pacing'
+import { inputClock } from '../../checks/input-clock'
 import { storagePartitioning } from '../../checks/storage-partition'
 import { tlsFingerprintFamily, http2FingerprintFamily } from '../../checks/tls-match'
 import { tlsVersion } from '../../checks/tls-version'
@@ -90,6 +91,8 @@ export const botDetector = defineTool({
     [storagePartitioning, 60],
     [stackSourceUrl, 40],
     [inputPacing, 60],
+    // Input stamped by the browser's clock under X11: alone it makes the verdict bot.
+    [inputClock, 60],
     [playwrightGlobals, 60],
     [seleniumGlobals, 60],
     [phantomjsTraces, 60],

@@ -1,0 +1,39 @@
+import { expect, test } from 'bun:test'
+import { watchInputClock, withinMs } from './input-clock'
+
+type Listener = (e: Event) => void
+
+function fakeWindow() {
+  const listeners = new Map<string, Listener>()
+  return {
+    screenX: 10,
+    screenY: 10.4,
+    addEventListener: (type: string, fn: Listener) => listeners.set(type, fn),
+    removeEventListener: (type: string) => listeners.delete(type),
+    fire(type: string, e: Record<string, unknown>) {
+      listeners.get(type)?.({ type, isTrusted: true, ...e } as unknown as Event)
+    },
+    count: () => listeners.size,
+  }
+}
+
+test('a time stamp becomes its place within the millisecond', () => {
+  expect(withinMs(1766.9000000000233)).toBe(0.9)
+  expect(withinMs(2000.2000000000116)).toBe(0.2)
+  expect(withinMs(12.999)).toBe(0)
+})
+
+test("records each trusted input event's stamps once, coalesced ones included, and leaves touch and synthetic events out", () => {
+  const w = fakeWindow()
+  const watch = watchInputClock(w)
+  const coalesced = [{ timeStamp: 100.4 }, { timeStamp: 108.4 }]
+  w.fire('pointermove', { pointerType: 'mouse', timeStamp: 108.4, getCoalescedEvents: () => coalesced })
+  w.fire('pointermove', { pointerType: 'mouse', timeStamp: 108.4, getCoalescedEvents: () => [coalesced[1]] })
+  w.fire('wheel', { timeStamp: 120.4 })
+  w.fire('keydown', { timeStamp: 130.4 })
+  w.fire('pointerdown', { pointerType: 'touch', timeStamp: 140.7 })
+  w.fire('pointermove', { pointerType: 'mouse', timeStamp: 150.7, isTrusted: false, getCoalescedEvents: () => [] })
+  const r = watch.stop()
+  expect(r).toEqual({ events: 4, fractions: [0.4, 0.4, 0.4, 0.4], screenX: 10, screenY: 10 })
+  expect(w.count()).toBe(0)
+})

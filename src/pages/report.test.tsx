@@ -42,3 +42,12 @@ test('the ruleset that judged the task is named in small print, when the task ha
   expect(html).toContain('<p class="hint" data-ruleset>Judged under ruleset r1-0123456789abcdef')
   expect(String(await ReportFragment({ tool: 'ip-leak', results: results({}) }))).not.toContain('data-ruleset')
 })
+
+test('tls-fingerprint: a proven browser whose connection a middlebox re-encrypts reads it in the headline, in plain words (issue 56)', async () => {
+  const { REENCRYPTED_TEXT } = await import('../core/tools/tls-fingerprint')
+  const warned: Check = { id: 'tls-interception', name: 'The connection reaches the service as the browser made it', verdict: 'warn', observed: '…', expected: '…', source: 'server', why: '', points: 5 }
+  const clean = { total: 1, passed: 0, failed: 0, warnings: 1, score: 95 }
+  const html = String(await ReportFragment({ tool: 'tls-fingerprint', results: results({ summary: clean, checks: [warned], verdict: `The client claims chrome 156 (blink) on linux, consistently. ${REENCRYPTED_TEXT}` }) }))
+  expect(html).toContain('decrypted and re-encrypted on its way here, by a proxy, security software or a company gateway')
+  expect(html).toContain('It is not held against you')
+})

@@ -34,6 +34,7 @@ import {
 } from './clients'
 import { rawDevToolsIsolatedWorldClient, rawDevToolsMainWorldClient } from './devtools-clients'
 import { firefoxBidiClient, firefoxBidiHeadfulClient } from './firefox-clients'
+import { jsdomClient } from './jsdom-client'
 import { impitOther151Client, replayClient, replayFirefoxClient, replayOther149Client } from './replay-client'
 import { BROWSER_PATHS, browserVersions, PEOPLE as BROWSING_PEOPLE, type Person, type PersonContext } from './person'
 import { PROXY_PEOPLE } from './proxy-people'
@@ -77,13 +78,15 @@ const CLIENTS: Record<string, Client | Person> = {
   // TLS copies (wreq's chrome_149), and the same through a second library (impit's chrome151).
   'replay-other-149': replayOther149Client,
   'impit-other-151': impitOther151Client,
+  // Issue 56: the page's own scripts run in jsdom with a recorded person's values stubbed in.
+  jsdom: jsdomClient,
   // The people (person.ts): Chromium as started from a desktop, another locale, time zone and
   // window size, and Firefox ESR with and without resistFingerprinting; and (issue 56) Chromium
   // and Firefox behind a TLS-inspecting proxy whose CA they trust (proxy-people.ts).
   ...PEOPLE,
 }
 /** Automation clients with a window, on an Xvfb display. */
-const ON_XVFB = ['replay', 'replay-firefox', 'replay-other-149', 'impit-other-151', 'puppeteer-headful', 'patchright-headful', 'real-browser', 'selenium-headful', 'selenium-webkit', 'devtools-main', 'devtools-isolated', 'firefox-bidi-headful']
+const ON_XVFB = ['replay', 'replay-firefox', 'replay-other-149', 'impit-other-151', 'jsdom', 'puppeteer-headful', 'patchright-headful', 'real-browser', 'selenium-headful', 'selenium-webkit', 'devtools-main', 'devtools-isolated', 'firefox-bidi-headful']
 const PAGE_TIMEOUT_MS = 30_000
 /** Clients at once (MATRIX_PARALLEL; 2 by default, one per core of a small machine). */
 const PARALLEL = Math.max(1, Number(process.env.MATRIX_PARALLEL) || 2)

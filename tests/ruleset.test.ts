@@ -38,7 +38,7 @@ type Stored = Record<string, unknown> & {
   checks: unknown[]
   dropped?: string[]
   signals?: unknown
-  server: { ip: string; user_agent: string; received_at: string; headers: Array<[string, string]>; nonce: string; evidence: NonNullable<ServerObservation['evidence']>; evidence_dropped?: Record<string, number>; evidence_elsewhere?: ServerObservation['evidenceElsewhere'] }
+  server: { ip: string; user_agent: string; received_at: string; headers: Array<[string, string]>; nonce: string; evidence: NonNullable<ServerObservation['evidence']>; evidence_dropped?: Record<string, number>; evidence_elsewhere?: ServerObservation['evidenceElsewhere']; proof?: ServerObservation['proof']; proof_detail?: string }
 }
 
 /** The value with every object's members in name order, as JSON text. */
@@ -57,6 +57,8 @@ function observationOf(server: Stored['server']): ServerObservation {
     evidence: server.evidence,
     ...(server.evidence_dropped ? { evidenceDropped: server.evidence_dropped } : {}),
     ...(server.evidence_elsewhere ? { evidenceElsewhere: server.evidence_elsewhere } : {}),
+    // The page proof as the submission path judged it (src/http/observe.ts).
+    ...(server.proof ? { proof: server.proof, proofDetail: server.proof_detail ?? '' } : {}),
   }
 }
 

@@ -13,7 +13,8 @@
 // would judge the browser by it are `na`); without one, the wire checks fail.
 
 import { parseUserAgent, type ClaimedBrowser } from '../../common/user-agent'
-import { helloBroken, http2Broken, http2Shape, INVARIANT_FAMILY_NAME, orderBroken, type Broken, type HelloShape, type InvariantFamily } from '../core/tls-invariants'
+import { http2Broken, http2Shape } from '../core/http2-invariants'
+import { helloBroken, INVARIANT_FAMILY_NAME, orderBroken, type Broken, type HelloShape, type InvariantFamily } from '../core/tls-invariants'
 import { evidenceOf, type ServerObservation } from '../core/tools/observation'
 import type { Outcome } from './define'
 import { tlsEvidenceOf } from './tls-views'

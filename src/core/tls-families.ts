@@ -14,7 +14,8 @@
 // (src/evidence/fixtures, whose tests pin the values marked "captured").
 
 import type { ClaimedBrowser, Engine, Os } from '../../common/user-agent'
-import { helloBroken, http2Broken, http2Shape } from './tls-invariants'
+import { http2Broken, http2Shape } from './http2-invariants'
+import { helloBroken } from './tls-invariants'
 
 export type TlsFamily = 'chromium' | 'firefox' | 'safari' | 'gnutls' | 'libsoup' | 'openssl' | 'go' | 'unknown'
 

@@ -3,7 +3,8 @@ import navigationsFile from '../evidence/fixtures/navigations.json'
 import { fixture } from '../evidence/fixtures/load'
 import { readClientHello } from '../evidence/tls-client-hello'
 import { tlsRecord } from '../evidence/tls-records'
-import { chromiumSignatureShape, HELLO_INVARIANTS, HTTP2_INVARIANTS, helloBroken, http2Broken, http2Shape, ORDER_INVARIANTS, orderBroken, type HelloShape } from './tls-invariants'
+import { HTTP2_INVARIANTS, http2Broken, http2Shape } from './http2-invariants'
+import { chromiumSignatureShape, HELLO_INVARIANTS, helloBroken, ORDER_INVARIANTS, orderBroken, type HelloShape } from './tls-invariants'
 import { isGreaseValue } from './tls-versions'
 
 interface Navigation {

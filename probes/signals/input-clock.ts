@@ -45,6 +45,8 @@ export function watchInputClock(target: Pick<Window, 'addEventListener' | 'remov
     const pointer = e as PointerEvent
     if (typeof pointer.pointerType === 'string' && pointer.pointerType === 'touch') return
     events++
+    // A pointermove's coalesced events carry the system's own stamps; the pointermove itself may
+    // be given the frame's time where Chromium resamples input (the ResamplingInputEvents feature).
     const list = e.type === 'pointermove' && typeof pointer.getCoalescedEvents === 'function' ? pointer.getCoalescedEvents() : []
     for (const c of list.length ? list : [pointer]) add(c.timeStamp)
   }

@@ -4,17 +4,14 @@
 // fail it, and bot-detector's verdict is then `bot`. The browser's side is tests/page-proof.e2e.ts.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { proofChallenge, PROOF_VERSION } from '../common/page-proof'
-import { layOut } from '../src/core/page-proof'
 import { CHROME_UA, humanChrome } from '../src/core/tools/bot-detector.fixture'
 import { buildTestApp, makeKey } from './support/app'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
+import { proofFor } from './support/page-proof'
 
 const BASE = 'http://localhost'
 const HEADERS = { 'user-agent': CHROME_UA, 'sec-ch-ua': '"Google Chrome";v="131", "Chromium";v="131", "Not_A Brand";v="24"', 'sec-ch-ua-mobile': '?0', 'sec-ch-ua-platform': '"Windows"' }
 
-/** What a browser engine sends for a nonce (the server's model of it; the e2e test pins the model to Chromium's layout). */
-const proofFor = (nonce: string) => ({ ok: true, ms: 2, value: { v: PROOF_VERSION, boxes: layOut(proofChallenge(nonce)).flatMap((r) => r.map(Math.round)) } })
 
 interface Task {
   results: { verdict?: string; frameworks?: string[]; server: { proof?: string; proof_detail?: string }; checks: Array<{ id: string; verdict: string; observed: unknown }> }

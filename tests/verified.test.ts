@@ -9,6 +9,7 @@ import { createPublicKey, verify } from 'node:crypto'
 import { verifyDetached } from '../src/core/jws'
 import { CHROME_UA, HEADLESS_UA, humanChrome, playwrightHeadless, SPEC_EXAMPLE_RESULTS } from '../src/core/tools/bot-detector.fixture'
 import { buildTestApp, makeKey } from './support/app'
+import { proofFor } from './support/page-proof'
 import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 
 const BASE = 'http://localhost'
@@ -135,7 +136,7 @@ for (const driver of testDrivers()) {
 
     test('the page’s own body from a person’s Chrome with its live nonce: verified, the service’s verdict, whatever the body claimed beside its signals', async () => {
       const nonce = await nonceOf('bot-detector', CHROME_HEADERS)
-      const { task } = await read(await post({ tool: 'bot-detector', results: { signals: humanChrome(), ...FORGED, verdict: 'bot', frameworks: ['selenium'] }, nonce }, CHROME_HEADERS))
+      const { task } = await read(await post({ tool: 'bot-detector', results: { signals: { ...humanChrome(), proof: proofFor(nonce) }, ...FORGED, verdict: 'bot', frameworks: ['selenium'] }, nonce }, CHROME_HEADERS))
       expect(task.results.verified).toBe(true)
       expect(task.results.unverified).toBeUndefined()
       expect(task.results.verdict).toBe('human')

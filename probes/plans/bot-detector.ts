@@ -18,7 +18,7 @@ import { screenMetrics } from '../signals/screen'
 import { sharedWorkerUa } from '../signals/shared-worker-ua'
 import { FRAME_TIMEOUT_MS, storagePartition } from '../signals/storage-partition'
 import { watchInputPacing } from '../signals/input-pacing'
-import { watchInputClock } from '../signals/input-clock'
+import { CLOCK_DEFAULTS, watchInputClock } from '../signals/input-clock'
 import { watchStackLeaks } from '../signals/stack-leaks'
 import { tlsEvidence } from '../signals/tls-evidence'
 import { webdriverFlag } from '../signals/webdriver'
@@ -47,7 +47,11 @@ export function botDetectorPlan(): ToolPlan {
       await input.settled()
       return { coalescing: false, moves: 0, raw: 0, wheels: 0, blocks: [] }
     },
-    inputClock: () => ({ events: 0, fractions: [], screenX: 0, screenY: 0 }),
+    // …and the input-clock one once it has enough stamps (after a second when nobody touches the page).
+    inputClock: patient(async () => {
+      await inputClock.settled()
+      return { events: 0, fractions: [], screenX: 0, screenY: 0 }
+    }, CLOCK_DEFAULTS.capMs + 500),
     globals: automationGlobals,
     navigator: navigatorIdentity,
     page: pageScope,

@@ -37,3 +37,23 @@ test("records each trusted input event's stamps once, coalesced ones included, a
   expect(r).toEqual({ events: 4, fractions: [0.4, 0.4, 0.4, 0.4], screenX: 10, screenY: 10 })
   expect(w.count()).toBe(0)
 })
+
+test('the page waits for stamps only once input came, and not for a page nobody touches', async () => {
+  let t = 0
+  const w = fakeWindow()
+  const watch = watchInputClock(w, { clock: () => t, quietMs: 100, waitMs: 1000, capMs: 5000, wanted: 3 })
+  let done = false
+  void watch.settled().then(() => (done = true))
+  w.fire('wheel', { timeStamp: 10.4 })
+  t = 500
+  await new Promise((r) => setTimeout(r, 80))
+  expect(done).toBe(false)
+  w.fire('wheel', { timeStamp: 20.7 })
+  w.fire('keydown', { timeStamp: 30.1 })
+  await new Promise((r) => setTimeout(r, 80))
+  expect(done).toBe(true)
+  const idle = watchInputClock(fakeWindow(), { clock: () => t, quietMs: 100 })
+  t += 200
+  await idle.settled()
+  expect(idle.stop().events).toBe(0)
+})

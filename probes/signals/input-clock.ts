@@ -22,7 +22,29 @@ const TYPES = ['pointermove', 'pointerdown', 'pointerup', 'wheel', 'keydown', 'k
 /** The most time stamps kept. */
 export const MAX_STAMPS = 64
 
+export interface ClockOptions {
+  /** Distinct stamps after which the page need not wait. */
+  wanted: number
+  /** A page nobody touched this long (from the start) does not wait. */
+  quietMs: number
+  /** How long the page waits for `wanted` stamps once input came (from its first event). */
+  waitMs: number
+  /** The longest it waits in all, from the start (the source's timeout is above it). */
+  capMs: number
+  clock: () => number
+}
+
+export const CLOCK_DEFAULTS: Omit<ClockOptions, 'clock'> = { wanted: 8, quietMs: 1000, waitMs: 4000, capMs: 6000 }
+
 export interface InputClockWatch {
+  /**
+   * Resolves once there is nothing more to wait for: `wanted` stamps, nobody touched the page in
+   * its first `quietMs`, `waitMs` since the first event, or `capMs` in all. Injected input comes
+   * one event per command and, on a loaded machine, a command per second or so (each waits for
+   * the page's next frame), so a few stamps are worth the wait; a person's hand gives eight at
+   * once (coalesced moves carry their own stamps).
+   */
+  settled(): Promise<void>
   stop(): InputClock
 }
 
@@ -30,7 +52,13 @@ export interface InputClockWatch {
 export const withinMs = (t: number) => Math.round((((t % 1) + 1) % 1) * 100) / 100 % 1
 
 /** Starts watching now (target: the window; tests pass their own). */
-export function watchInputClock(target: Pick<Window, 'addEventListener' | 'removeEventListener'> & Partial<Pick<Window, 'screenX' | 'screenY'>> = window): InputClockWatch {
+export function watchInputClock(
+  target: Pick<Window, 'addEventListener' | 'removeEventListener'> & Partial<Pick<Window, 'screenX' | 'screenY'>> = window,
+  options: Partial<ClockOptions> = {},
+): InputClockWatch {
+  const o = { ...CLOCK_DEFAULTS, clock: () => performance.now(), ...options }
+  const started = o.clock()
+  let first: number | null = null
   const seen = new Set<number>()
   const fractions: number[] = []
   let events = 0
@@ -45,6 +73,7 @@ export function watchInputClock(target: Pick<Window, 'addEventListener' | 'remov
     const pointer = e as PointerEvent
     if (typeof pointer.pointerType === 'string' && pointer.pointerType === 'touch') return
     events++
+    first ??= o.clock()
     // A pointermove's coalesced events carry the system's own stamps; the pointermove itself may
     // be given the frame's time where Chromium resamples input (the ResamplingInputEvents feature).
     const list = e.type === 'pointermove' && typeof pointer.getCoalescedEvents === 'function' ? pointer.getCoalescedEvents() : []
@@ -52,6 +81,16 @@ export function watchInputClock(target: Pick<Window, 'addEventListener' | 'remov
   }
   for (const type of TYPES) target.addEventListener(type, on, { capture: true, passive: true })
   return {
+    settled: () =>
+      new Promise<void>((resolve) => {
+        const poll = () => {
+          const now = o.clock()
+          const done = fractions.length >= o.wanted || (first === null && now - started >= o.quietMs) || (first !== null && now - first >= o.waitMs) || now - started >= o.capMs
+          if (done) resolve()
+          else setTimeout(poll, 50)
+        }
+        poll()
+      }),
     stop() {
       for (const type of TYPES) target.removeEventListener(type, on, { capture: true })
       return { events, fractions, screenX: Math.round(target.screenX ?? 0), screenY: Math.round(target.screenY ?? 0) }

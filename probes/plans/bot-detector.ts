@@ -47,7 +47,8 @@ export function botDetectorPlan(): ToolPlan {
       await input.settled()
       return { coalescing: false, moves: 0, raw: 0, wheels: 0, blocks: [] }
     },
-    // …and the input-clock one once it has enough stamps (after a second when nobody touches the page).
+    // …and the input-clock one once it has enough stamps (when nobody touches the page, after
+    // half a second: the stack-leak watch's own window).
     inputClock: patient(async () => {
       await inputClock.settled()
       return { events: 0, fractions: [], screenX: 0, screenY: 0 }

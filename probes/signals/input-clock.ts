@@ -34,7 +34,7 @@ export interface ClockOptions {
   clock: () => number
 }
 
-export const CLOCK_DEFAULTS: Omit<ClockOptions, 'clock'> = { wanted: 8, quietMs: 1000, waitMs: 4000, capMs: 6000 }
+export const CLOCK_DEFAULTS: Omit<ClockOptions, 'clock'> = { wanted: 8, quietMs: 500, waitMs: 4000, capMs: 6000 }
 
 export interface InputClockWatch {
   /**

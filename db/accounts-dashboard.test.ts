@@ -173,18 +173,16 @@ describe.each(testDrivers())('account and dashboard queries on %s', (driver) => 
       await fetchTaskWithKey(db, { keyHash: usedHash, taskId, now: new Date('2026-11-15T09:30:00Z') })
 
       const d = await readDashboard(db, { accountId: account.id, month: '2026-11-01' })
-      expect(d.plans.map((p) => [p.name, p.monthlyLimit])).toEqual([
-        ['free', 1000],
-        ['pro', 50000],
-        ['business', 1000000],
-      ])
+      // Only the free plan is self-serve (issue 57): the others are the operator's to assign.
+      expect(d.plans.map((p) => [p.name, p.monthlyLimit])).toEqual([['free', 1000]])
       expect(d.keys.map((k) => k.name).sort()).toEqual(['idle', 'used'])
       const u = d.keys.find((k) => k.id === used)!
-      expect(u).toMatchObject({ plan: 'free', monthlyLimit: 1000, status: 'active', expiresAt: null, used: 3, prefix: 'ab_abcd', last4: 'wxyz' })
+      expect(u).toMatchObject({ plan: 'free', monthlyLimit: 1000, status: 'active', expiresAt: null, used: 3, planUsed: 3, prefix: 'ab_abcd', last4: 'wxyz' })
       expect(u.daily.slice(0, 16)).toEqual([0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0])
       expect(u.lastUsedAt).toEqual(new Date('2026-11-15T09:30:00Z'))
       const i = d.keys.find((k) => k.id === idle)!
-      expect(i).toMatchObject({ used: 0, daily: [], lastUsedAt: null })
+      // The idle key fetched nothing, but the account's free allowance it draws on is used by 3.
+      expect(i).toMatchObject({ used: 0, planUsed: 3, daily: [], lastUsedAt: null })
 
       const october = await readDashboard(db, { accountId: account.id, month: '2026-10-01' })
       expect(october.keys.find((k) => k.id === used)).toMatchObject({ used: 1, lastUsedAt: new Date('2026-11-15T09:30:00Z') })

@@ -350,9 +350,11 @@ describe.each(testDrivers())('db contract on %s', (driver) => {
     })
 
     test('a lowered plan limit stops counting at the old count', async () => {
-      const id = await key({ hash: 'fetch-lowered', limit: 5 })
+      const account = await ensureAccount(db, 'fetch-lowered@example.test')
+      const plan = await upsertPlan(db, { name: 'fetch-lowered', monthlyLimit: 5 })
+      const id = await insertKey(db, { accountId: account.id, planId: plan.id, name: 'f', keyHash: 'fetch-lowered', prefix: 'ab_f', last4: 'ffff' })
       for (let i = 0; i < 3; i++) await fetchTaskWithKey(db, { keyHash: 'fetch-lowered', taskId: uuid(100), now: NOW })
-      await updateKey(db, id, { planId: (await upsertPlan(db, { name: 'fetch-lowered-2', monthlyLimit: 2 })).id })
+      await upsertPlan(db, { name: 'fetch-lowered', monthlyLimit: 2 })
       const obs = await fetchTaskWithKey(db, { keyHash: 'fetch-lowered', taskId: uuid(100), now: NOW })
       expect(obs).toMatchObject({ usedAfter: null, key: { monthlyLimit: 2, usedBefore: 3 } })
       expect((await getMonthUsage(db, id, '2026-11-01')).count).toBe(3)
@@ -403,11 +405,13 @@ describe.each(testDrivers())('db contract on %s', (driver) => {
       expect(await count({ tool: 'audio-fingerprint' })).toEqual({ tasks: 0, addresses: 0 })
     })
 
-    test('is bounded by the window and by the cap of newest tasks', async () => {
+    test('is bounded by the window and by the cap, addresses counted one by one, not among the newest tasks', async () => {
       expect(await count({ windowDays: 2 })).toEqual({ tasks: 1, addresses: 0 })
       expect(await count({ windowDays: 3, excludeIp: 'none' })).toEqual({ tasks: 2, addresses: 1 })
       expect(await count({ cap: 2, excludeIp: '198.51.100.2' })).toEqual({ tasks: 2, addresses: 1 })
-      expect(await count({ cap: 3 })).toEqual({ tasks: 3, addresses: 1 })
+      // The three newest tasks hold two addresses (192.0.2.1 twice): the count still finds the
+      // three addresses of the window, the submitter's own left out (issue 57).
+      expect(await count({ cap: 3 })).toEqual({ tasks: 3, addresses: 2 })
     })
 
     test('insertTaskUsingNonce stores the fingerprint; asOfNonce counts as that submission saw it', async () => {

@@ -1,10 +1,13 @@
 // The keyed task fetch, in one statement: find the key and its plan, find the task, and, only
 // when the key is usable and the task exists, add one to this month's count unless the count
-// has reached the limit. The conditional upsert is the atomic step: under READ COMMITTED,
-// ON CONFLICT DO UPDATE locks the usage row and re-evaluates its WHERE against the latest
-// committed count, so with L units left, any number of concurrent fetches (from any number of
-// app instances) gets exactly L increments. What the outcome means is decided in
-// src/core/quota.ts (decideFetch).
+// has reached the limit. The count is the account's allowance on the key's plan (plan_usage:
+// one per account, plan and month, issue 57), shared by every key the account has on that plan,
+// so no sequence of creating, rotating, deactivating and deleting keys adds fetches; the key's
+// own row (key_usage) is counted beside it for the dashboard. The conditional upsert of the
+// allowance is the atomic step: under READ COMMITTED, ON CONFLICT DO UPDATE locks the row and
+// re-evaluates its WHERE against the latest committed count, so with L units left, any number
+// of concurrent fetches through any of the account's keys (from any number of app instances)
+// gets exactly L increments. What the outcome means is decided in src/core/quota.ts (decideFetch).
 //
 // A key that has asked for too many ids that do not exist (src/core/fixed-window.ts) is not
 // counted either, and answers 429 until its window ends: the key's row says until when
@@ -36,32 +39,39 @@ interface Row extends Partial<FetchedTask> {
 export function keyedStatement(target: string, columns: string): string {
   return `
     with k as (
-      select ak.id, ak.status, ak.expires_at, ak.misses_blocked_until, p.monthly_limit
+      select ak.id, ak.account_id, ak.plan_id, ak.status, ak.expires_at, ak.misses_blocked_until, p.monthly_limit
       from api_keys ak join plans p on p.id = ak.plan_id
       where ak.key_hash = $1::text
     ),
     t as (${target}),
     inc as (
-      insert into key_usage as u (key_id, month, count, daily, last_used_at)
-      select k.id, $3::date, 1,
-             array_fill(0, array[$4::int - 1]) || array[1] || array_fill(0, array[31 - $4::int]),
-             $5::timestamptz
+      insert into plan_usage as u (account_id, plan_id, month, count)
+      select k.account_id, k.plan_id, $3::date, 1
       from k cross join t
       where k.status = 'active'
         and (k.expires_at is null or k.expires_at > $5::timestamptz)
         and k.monthly_limit > 0
         and (k.misses_blocked_until is null or k.misses_blocked_until <= $5::timestamptz)
+      on conflict (account_id, plan_id, month) do update
+        set count = u.count + 1
+        where u.count < (select monthly_limit from k)
+      returning u.count
+    ),
+    mine as (
+      insert into key_usage as u (key_id, month, count, daily, last_used_at)
+      select k.id, $3::date, 1,
+             array_fill(0, array[$4::int - 1]) || array[1] || array_fill(0, array[31 - $4::int]),
+             $5::timestamptz
+      from k where exists (select 1 from inc)
       on conflict (key_id, month) do update
         set count = u.count + 1,
             daily[$4::int] = coalesce(u.daily[$4::int], 0) + 1,
             last_used_at = excluded.last_used_at
-        where u.count < (select monthly_limit from k)
-      returning u.count
     )
     select k.id::text as key_id, k.status,
            (extract(epoch from k.expires_at) * 1000)::float8 as expires_ms,
            k.monthly_limit,
-           coalesce((select count from key_usage where key_id = k.id and month = $3::date), 0)::int as used_before,
+           coalesce((select count from plan_usage where account_id = k.account_id and plan_id = k.plan_id and month = $3::date), 0)::int as used_before,
            (select count from inc)::int as used_after,
            (extract(epoch from k.misses_blocked_until) * 1000)::float8 as blocked_until_ms,
            ${columns}
@@ -126,14 +136,16 @@ function observation(row: Row, usedAfter: number | null): FetchObservation<Fetch
 /**
  * The keyed fetch of `n` requests in one statement (FETCH_TASK_WITH_KEY for each, with the same
  * outcome): $1 month, $2 day (the same for the whole group), then per request its key hash, task
- * id, time and whether to leave the results out. For each key, its requests that would be counted (usable key, existing task) are
- * counted together, in one conditional upsert of the usage row, only if all of them fit under
- * the limit; the k-th of them gets the count before plus k, and a request's count before is the
- * key's count before the group plus its counted requests ahead of it, as if they had come one
- * by one. When they do not all fit — the last units of a month — none of the key's requests is
- * answered here (`fallback`): each is fetched again alone, in order, which counts exactly up to
- * the limit. Usage rows are upserted in key order, so two groups never wait on each other's rows
- * in a cycle.
+ * id, time and whether to leave the results out. For each allowance (account and plan), its
+ * requests that would be counted (usable key, existing task), through whichever of the
+ * account's keys on that plan, are counted together, in one conditional upsert of the
+ * allowance's row, only if all of them fit under the limit; the k-th of them gets the count
+ * before plus k, and a request's count before is the allowance's count before the group plus its
+ * counted requests ahead of it, as if they had come one by one. When they do not all fit — the
+ * last units of a month — none of the allowance's requests is answered here (`fallback`): each
+ * is fetched again alone, in order, which counts exactly up to the limit. Allowance rows are
+ * upserted in their key order, and a key's own row only once its allowance's row is held, so
+ * two groups never wait on each other's rows in a cycle.
  */
 export const fetchGroup = textPerSize((n) => {
   const values: string[] = []
@@ -141,42 +153,56 @@ export const fetchGroup = textPerSize((n) => {
   return `
     with r(idx, key_hash, task_id, at, omit) as (values ${values.join(', ')}),
     k as (
-      select ak.key_hash, ak.id, ak.status, ak.expires_at, ak.misses_blocked_until, p.monthly_limit
+      select ak.key_hash, ak.id, ak.account_id, ak.plan_id, ak.status, ak.expires_at, ak.misses_blocked_until, p.monthly_limit
       from api_keys ak join plans p on p.id = ak.plan_id
       where ak.key_hash in (select key_hash from r)
     ),
     e as (
-      select r.idx, k.id as key_id, k.monthly_limit, r.at, row_number() over (partition by k.id order by r.idx) as rank
+      select r.idx, k.id as key_id, k.account_id, k.plan_id, k.monthly_limit, r.at,
+             row_number() over (partition by k.account_id, k.plan_id order by r.idx) as rank
       from r join k on k.key_hash = r.key_hash join tasks t on t.id = r.task_id
       where k.status = 'active'
         and (k.expires_at is null or k.expires_at > r.at)
         and k.monthly_limit > 0
         and (k.misses_blocked_until is null or k.misses_blocked_until <= r.at)
     ),
-    want as (select key_id, count(*)::int as n, min(monthly_limit) as lim, max(at) as at from e group by key_id),
+    want as (select account_id, plan_id, count(*)::int as n, min(monthly_limit) as lim from e group by account_id, plan_id),
     inc as (
-      insert into key_usage as u (key_id, month, count, daily, last_used_at)
-      select w.key_id, $1::date, w.n,
-             array_fill(0, array[$2::int - 1]) || array[w.n] || array_fill(0, array[31 - $2::int]),
-             w.at
+      insert into plan_usage as u (account_id, plan_id, month, count)
+      select w.account_id, w.plan_id, $1::date, w.n
       from want w
       where w.n <= w.lim
-      order by w.key_id
+      order by w.account_id, w.plan_id
+      on conflict (account_id, plan_id, month) do update
+        set count = u.count + excluded.count
+        where u.count + excluded.count <= (select w.lim from want w where w.account_id = u.account_id and w.plan_id = u.plan_id)
+      returning u.account_id, u.plan_id, u.count
+    ),
+    mine as (
+      insert into key_usage as u (key_id, month, count, daily, last_used_at)
+      select e.key_id, $1::date, count(*)::int,
+             array_fill(0, array[$2::int - 1]) || array[count(*)::int] || array_fill(0, array[31 - $2::int]),
+             max(e.at)
+      from e join inc i on i.account_id = e.account_id and i.plan_id = e.plan_id
+      group by e.key_id
+      order by e.key_id
       on conflict (key_id, month) do update
         set count = u.count + excluded.count,
             daily[$2::int] = coalesce(u.daily[$2::int], 0) + excluded.count,
             last_used_at = excluded.last_used_at
-        where u.count + excluded.count <= (select w.lim from want w where w.key_id = u.key_id)
-      returning u.key_id, u.count
     )
     select r.idx, k.id::text as key_id, k.status,
            (extract(epoch from k.expires_at) * 1000)::float8 as expires_ms,
            k.monthly_limit,
-           (coalesce((select count from key_usage where key_id = k.id and month = $1::date), 0)
-             + case when exists (select 1 from inc i where i.key_id = k.id)
-                    then (select count(*) from e where e.key_id = k.id and e.idx < r.idx) else 0 end)::int as used_before,
-           (select (i.count - w.n + e.rank)::int from e join inc i on i.key_id = e.key_id join want w on w.key_id = e.key_id where e.idx = r.idx) as used_after,
-           (exists (select 1 from e where e.key_id = k.id) and not exists (select 1 from inc i where i.key_id = k.id)) as fallback,
+           (coalesce((select count from plan_usage pu where pu.account_id = k.account_id and pu.plan_id = k.plan_id and pu.month = $1::date), 0)
+             + case when exists (select 1 from inc i where i.account_id = k.account_id and i.plan_id = k.plan_id)
+                    then (select count(*) from e where e.account_id = k.account_id and e.plan_id = k.plan_id and e.idx < r.idx) else 0 end)::int as used_before,
+           (select (i.count - w.n + e.rank)::int from e
+              join inc i on i.account_id = e.account_id and i.plan_id = e.plan_id
+              join want w on w.account_id = e.account_id and w.plan_id = e.plan_id
+            where e.idx = r.idx) as used_after,
+           (exists (select 1 from e where e.account_id = k.account_id and e.plan_id = k.plan_id)
+             and not exists (select 1 from inc i where i.account_id = k.account_id and i.plan_id = k.plan_id)) as fallback,
            (extract(epoch from k.misses_blocked_until) * 1000)::float8 as blocked_until_ms,
            ${fetchedTaskColumns('r.omit')}
     from r left join k on k.key_hash = r.key_hash left join tasks t on t.id = r.task_id and k.id is not null
@@ -213,7 +239,7 @@ export function taskFetcher(db: Db, options: GroupOptions<FetchArgs> = {}): (arg
     },
     // A second statement beside a running one waits for 16 fetches (db/grouped.ts: minGroup):
     // the grouped fetch costs PostgreSQL more per statement than the insert does (a VALUES
-    // list joined to api_keys, plans, key_usage and tasks, and the usage upserts), and 16 cut
+    // list joined to api_keys, plans, plan_usage and tasks, and the usage upserts), and 16 cut
     // its CPU per fetch by a fifth against 8 under the benchmark's load (docs/performance.md).
     { joins: (first, item) => dayKey(first.now) === dayKey(item.now), minGroup: 16, ...options },
   )

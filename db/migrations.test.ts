@@ -3,7 +3,8 @@
 // window start; 0009 marks the keys whose miss window shuts them out as it runs; 0010 keeps a
 // live nonce's evidence across the upgrade, its old listener records bound to no address; 0012
 // makes old spec-shaped bot-detector tasks that claimed to be verified, or carried a client's
-// verdict, say what new ones say (issue 34).
+// verdict, say what new ones say (issue 34); 0016 sums the keys' counts into each account's allowance
+// per plan and month, and leaves only the free plan self-serve (issue 57).
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
@@ -151,6 +152,51 @@ for (const driver of testDrivers()) {
       expect(got[ids.frameworksOnly!]).toEqual({ ...frameworksOnly, verified: false, unverified, dropped: ['frameworks'] })
       expect(got[ids.plain!]).toEqual(old.plain)
       expect(got[ids.page!]).toEqual(old.page)
+    },
+  })
+
+  migrationTest(driver, '0016_account_allowance_and_self_serve', 'an account’s counts so far become its allowance on each plan; only free stays self-serve', {
+    async before(d) {
+      await d.db.execute(sql`insert into accounts (id, email) values ('00000000-0000-4000-8000-0000000000a1', 'u1@example.test'), ('00000000-0000-4000-8000-0000000000a2', 'u2@example.test')`)
+      await d.db.execute(sql`insert into plans (name, monthly_limit, self_serve) values ('team', 10, true), ('hidden', 10, false)`)
+      const key = (id: string, account: string, plan: string) =>
+        d.db.execute(sql`insert into api_keys (id, account_id, plan_id, name, prefix, last4, key_hash)
+          values (${id}::uuid, ${account}::uuid, (select id from plans where name = ${plan}), ${id}, 'ab_x', 'xxxx', ${id})`)
+      await key('00000000-0000-4000-8000-0000000000b1', '00000000-0000-4000-8000-0000000000a1', 'free')
+      await key('00000000-0000-4000-8000-0000000000b2', '00000000-0000-4000-8000-0000000000a1', 'free')
+      await key('00000000-0000-4000-8000-0000000000b3', '00000000-0000-4000-8000-0000000000a1', 'pro')
+      await key('00000000-0000-4000-8000-0000000000b4', '00000000-0000-4000-8000-0000000000a2', 'free')
+      const usage = (key: string, month: string, count: number) =>
+        d.db.execute(sql`insert into key_usage (key_id, month, count, daily) values (${key}::uuid, ${month}::date, ${count}, array_fill(0, array[31]))`)
+      await usage('00000000-0000-4000-8000-0000000000b1', '2026-11-01', 3)
+      await usage('00000000-0000-4000-8000-0000000000b2', '2026-11-01', 4)
+      await usage('00000000-0000-4000-8000-0000000000b2', '2026-10-01', 9)
+      await usage('00000000-0000-4000-8000-0000000000b3', '2026-11-01', 5)
+      await usage('00000000-0000-4000-8000-0000000000b4', '2026-11-01', 1)
+    },
+    async after(d) {
+      const found = await rows<{ email: string; plan: string; month: string; count: number }>(
+        d.db,
+        sql`select a.email, p.name as plan, to_char(u.month, 'YYYY-MM') as month, u.count::int as count
+            from plan_usage u join accounts a on a.id = u.account_id join plans p on p.id = u.plan_id
+            order by a.email, p.name, u.month`,
+      )
+      expect(found).toEqual([
+        { email: 'u1@example.test', plan: 'free', month: '2026-10', count: 9 },
+        { email: 'u1@example.test', plan: 'free', month: '2026-11', count: 7 },
+        { email: 'u1@example.test', plan: 'pro', month: '2026-11', count: 5 },
+        { email: 'u2@example.test', plan: 'free', month: '2026-11', count: 1 },
+      ])
+      // The keys keep their own counts (the dashboard's per-key figures).
+      expect((await rows<{ n: number }>(d.db, sql`select sum(count)::int as n from key_usage`))[0]!.n).toBe(22)
+      const plans = await rows<{ name: string; self_serve: boolean }>(d.db, sql`select name, self_serve from plans order by name`)
+      expect(plans).toEqual([
+        { name: 'business', self_serve: false },
+        { name: 'free', self_serve: true },
+        { name: 'hidden', self_serve: false },
+        { name: 'pro', self_serve: false },
+        { name: 'team', self_serve: true },
+      ])
     },
   })
 }

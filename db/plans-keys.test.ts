@@ -32,12 +32,12 @@ describe.each(testDrivers())('plans and keys on %s', (driver) => {
   const newKey = (accountId: string): NewKey => ({ accountId, planId: free, name: 'k', keyHash: unique('hash'), prefix: 'ab_abcd', last4: 'wxyz' })
 
   describe('plan visibility', () => {
-    test('the seeded plans are self-serve; a plan an operator adds is not unless asked', async () => {
+    test('of the seeded plans only free is self-serve; a plan an operator adds is not unless asked', async () => {
       const seeded = await listPlans(db)
       expect(seeded.filter((p) => ['free', 'pro', 'business'].includes(p.name)).map((p) => [p.name, p.selfServe])).toEqual([
         ['free', true],
-        ['pro', true],
-        ['business', true],
+        ['pro', false],
+        ['business', false],
       ])
       const hidden = await upsertPlan(db, { name: unique('internal'), monthlyLimit: 2_000_000_000 })
       expect(hidden.selfServe).toBe(false)

@@ -57,8 +57,10 @@ export const apiKeys = pgTable(
 )
 
 /**
- * One row per key and UTC month. `count` is the number of successful (200) fetches; the row
- * is the lock point of the atomic limit check (see db/fetch.ts). `daily[d]` counts day d.
+ * One row per key and UTC month: what the key itself fetched, for its owner's dashboard.
+ * `count` is the number of successful (200) fetches, `daily[d]` counts day d. Not what the
+ * limit counts: that is plan_usage, an account's allowance on a plan, which a key's deletion
+ * does not take away (issue 57). Written in the statement that counts plan_usage (db/fetch.ts).
  */
 export const keyUsage = pgTable(
   'key_usage',
@@ -70,6 +72,23 @@ export const keyUsage = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.keyId, t.month] })],
+)
+
+/**
+ * One allowance per account, plan and UTC month (issue 57): every key of the account on that
+ * plan draws on it, so deleting, creating, rotating or deactivating keys never adds fetches.
+ * `count` is the number of successful (200) fetches through any of those keys; the row is the
+ * lock point of the atomic limit check (see db/fetch.ts). Kept when a key is deleted.
+ */
+export const planUsage = pgTable(
+  'plan_usage',
+  {
+    accountId: uuid('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    planId: integer('plan_id').notNull().references(() => plans.id),
+    month: date('month').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.planId, t.month] })],
 )
 
 export const tasks = pgTable(
@@ -109,9 +128,11 @@ export const tasks = pgTable(
     // Equality on the run's digest: one index probe a page submission. Partial: only page runs.
     index('tasks_run_digest_idx').on(t.runDigest).where(sql`${t.runDigest} is not null`),
     index('tasks_created_at_idx').on(t.createdAt),
-    // Equality on tool and fingerprint, newest first within the window: the count reads only
-    // the rows it counts. Partial, so the other tools' tasks (null) cost it nothing.
-    index('tasks_tool_fingerprint_idx').on(t.tool, t.fingerprint, t.createdAt).where(sql`${t.fingerprint} is not null`),
+    // Equality on tool and fingerprint, then address, then time: the count of distinct addresses
+    // skips from one address to the next (one index descent each), so one address storing a
+    // visitor id a thousand times moves it by one and costs one step (issue 57). Partial, so the
+    // other tools' tasks (null) cost it nothing.
+    index('tasks_tool_fingerprint_address_idx').on(t.tool, t.fingerprint, t.ipAddress, t.createdAt).where(sql`${t.fingerprint} is not null`),
   ],
 )
 
@@ -172,6 +193,12 @@ export const pageNonces = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
+    /**
+     * When the page's own report (POST /tools/:tool/report) was given for the task stored with
+     * this nonce: the one report a page asks for after storing its task is free; every other
+     * judged report is charged to the client network's task budget (TASK_RATE_LIMIT, issue 57).
+     */
+    reportedAt: timestamp('reported_at', { withTimezone: true }),
     taskId: uuid('task_id'),
     /** Evidence the listeners observed for this nonce beyond its bounds: counted per kind ({"tls": 3}), not stored. */
     evidenceDropped: jsonb('evidence_dropped').$type<Record<string, number>>().notNull().default({}),

@@ -50,9 +50,10 @@ describe.each(testDrivers())('taskFetcher on %s', (driver) => {
 
   beforeAll(async () => {
     await insertTask(db, { id: TASK, tool: 'bot-detector', score: 77, ipAddress: '198.51.100.7', userAgent: 'UA', results: { summary: { score: 77 } }, createdAt: new Date('2026-11-01T00:00:00Z') })
-    const account = await ensureAccount(db, 'fetcher@example.test')
     for (const twin of ['a', 'b']) {
       for (const [kind, k] of Object.entries(KINDS) as Array<[Kind, (typeof KINDS)[Kind]]>) {
+        // An account per key: an account's keys on one plan share its allowance (plan_usage).
+        const account = await ensureAccount(db, `fetcher-${twin}-${kind}@example.test`)
         const plan = await upsertPlan(db, { name: `fetcher-${k.limit}`, monthlyLimit: k.limit })
         const id = await insertKey(db, {
           accountId: account.id,
@@ -66,7 +67,10 @@ describe.each(testDrivers())('taskFetcher on %s', (driver) => {
         })
         ids.set(id, kind)
         keyIds.set(hash(twin, kind), id)
-        if ('used' in k) await db.execute(sql`insert into key_usage (key_id, month, count, daily, last_used_at) values (${id}::uuid, '2026-11-01', ${k.used}, array_fill(0, array[31]), ${NOW.toISOString()}::timestamptz)`)
+        if ('used' in k) {
+          await db.execute(sql`insert into key_usage (key_id, month, count, daily, last_used_at) values (${id}::uuid, '2026-11-01', ${k.used}, array_fill(0, array[31]), ${NOW.toISOString()}::timestamptz)`)
+          await db.execute(sql`insert into plan_usage (account_id, plan_id, month, count) values (${account.id}::uuid, ${plan.id}, '2026-11-01', ${k.used})`)
+        }
         if ('blockedUntil' in k) await db.execute(sql`update api_keys set misses_blocked_until = ${k.blockedUntil.toISOString()}::timestamptz where id = ${id}::uuid`)
       }
     }
@@ -124,6 +128,24 @@ describe.each(testDrivers())('taskFetcher on %s', (driver) => {
     // The first alone; then the three of its day that waited, then the two of the next day.
     expect(groups).toEqual([1, 3, 2])
     expect(out.every((o) => o.usedAfter !== null)).toBe(true)
+  })
+
+  test('two keys of one account on one plan share its allowance: concurrent grouped fetches through both, from two fetchers, count the limit exactly (issue 57)', async () => {
+    const account = await ensureAccount(db, 'fetcher-shared@example.test')
+    const plan = await upsertPlan(db, { name: 'fetcher-shared-30', monthlyLimit: 30 })
+    const keyIds = await Promise.all(['x', 'y'].map((k) => insertKey(db, { accountId: account.id, planId: plan.id, name: k, keyHash: `fetcher-shared-${k}`, prefix: 'ab_s', last4: 'ssss' })))
+    const other = driver === 'postgres' ? openPostgres(tdb.url!, { max: 4 }) : null
+    try {
+      const fetchers = [taskFetcher(db), taskFetcher(other?.db ?? db)]
+      const out = await Promise.all(Array.from({ length: 120 }, (_, i) => fetchers[i % 2]!({ keyHash: `fetcher-shared-${(i >> 1) % 2 ? 'x' : 'y'}`, taskId: TASK, now: NOW })))
+      const counted = out.map((o) => o.usedAfter).filter((u): u is number => u !== null)
+      expect(counted.sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1))
+      const own = await Promise.all(keyIds.map((id) => getMonthUsage(db, id, '2026-11-01')))
+      expect(own[0]!.count + own[1]!.count).toBe(30)
+      expect(own.every((u) => u.count > 0)).toBe(true)
+    } finally {
+      await other?.close()
+    }
   })
 
   test('concurrent fetches from two fetchers (as from two instances) count a limit exactly', async () => {

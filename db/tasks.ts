@@ -124,9 +124,14 @@ export interface FingerprintCount {
 }
 
 /**
- * Counts the stored tasks of `tool` with `fingerprint` created in the `windowDays` up to `now`,
- * looking at the `cap` newest only (so a fingerprint stored a million times costs `cap` index
- * entries), and how many distinct addresses other than `excludeIp` they came from.
+ * Counts the stored tasks of `tool` with `fingerprint` created in the `windowDays` up to `now`
+ * (at most `cap`: a fingerprint stored a million times costs `cap` index entries), and the
+ * distinct addresses other than `excludeIp` they came from — counted address by address, not
+ * among the newest tasks (issue 57): a recursive skip over the index on (tool, fingerprint,
+ * ip_address, created_at) steps from each address to the next in one descent, checking that
+ * the address has a task in the window, at most `cap` addresses. One address storing the
+ * visitor id a thousand times moves the count by one and costs one step, so it can neither
+ * push the others out of the count nor make it dear.
  * `asOfNonce`: count as the submission that used this page nonce saw it — the task stored under
  * the nonce left out, and nothing newer than its use — so a report re-judged after its task was
  * stored shows the task's own verdict.
@@ -137,20 +142,23 @@ export async function countFingerprintSeen(
 ): Promise<FingerprintCount> {
   const now = args.now.toISOString()
   const since = new Date(args.now.getTime() - args.windowDays * 86_400_000).toISOString()
-  const asOf =
-    args.asOfNonce === undefined
-      ? sql`and t.created_at <= ${now}::timestamptz`
-      : sql`and t.created_at <= coalesce((select n.used_at from page_nonces n where n.nonce = ${args.asOfNonce}), ${now}::timestamptz)
-            and t.id is distinct from (select n.task_id from page_nonces n where n.nonce = ${args.asOfNonce})`
+  const nonce = args.asOfNonce ?? null
+  // Constants to the planner (uncorrelated sub-selects run once), so that each step is one
+  // ordered descent of the index: the nonce's use (or now) and the nonce's task, left out.
+  const inWindow = sql`t.tool = ${args.tool}::text and t.fingerprint = ${args.fingerprint}::text and t.fingerprint is not null
+    and t.created_at > ${since}::timestamptz
+    and t.created_at <= coalesce((select n.used_at from page_nonces n where n.nonce = ${nonce}::text), ${now}::timestamptz)
+    and t.id is distinct from (select n.task_id from page_nonces n where n.nonce = ${nonce}::text)`
   const [row] = await rows<FingerprintCount>(
     db,
-    sql`select count(*)::int as tasks,
-               (count(distinct s.ip_address) filter (where s.ip_address <> ${args.excludeIp}))::int as addresses
-        from (select t.ip_address from tasks t
-              where t.tool = ${args.tool} and t.fingerprint = ${args.fingerprint}
-                and t.created_at > ${since}::timestamptz ${asOf}
-              order by t.created_at desc
-              limit ${args.cap}::int) s`,
+    sql`with recursive seen(ip, n) as (
+          (select t.ip_address, 1 from tasks t where ${inWindow} order by t.ip_address limit 1)
+          union all
+          select (select t.ip_address from tasks t where ${inWindow} and t.ip_address > seen.ip order by t.ip_address limit 1), seen.n + 1
+          from seen where seen.ip is not null and seen.n < ${args.cap}::int
+        )
+        select (select count(*) from (select 1 from tasks t where ${inWindow} limit ${args.cap}::int) s)::int as tasks,
+               (select count(*) from seen where seen.ip is not null and seen.ip <> ${args.excludeIp}::text)::int as addresses`,
   )
   return row!
 }

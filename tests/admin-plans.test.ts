@@ -69,7 +69,8 @@ describe.each(testDrivers())('plan visibility, the key cap and bad operator inpu
       expect(await admin('POST', '/plans', { name: 'starter', monthly_limit: 100, self_serve: true })).toMatchObject({ status: 201, body: { self_serve: true } })
       const { body: plans } = await admin('GET', '/plans')
       const visibility = Object.fromEntries(plans.map((p) => [p.name, p.self_serve]))
-      expect(visibility).toMatchObject({ free: true, pro: true, business: true, starter: true, 'internal-unlimited': false })
+      // Of the seeded plans only free is self-serve (issue 57).
+      expect(visibility).toMatchObject({ free: true, pro: false, business: false, starter: true, 'internal-unlimited': false })
     })
 
     test('changing a plan’s limit keeps its visibility unless self_serve is sent; self_serve must be a boolean', async () => {
@@ -91,7 +92,8 @@ describe.each(testDrivers())('plan visibility, the key cap and bad operator inpu
       const res = await c.post('/dashboard/keys', { name: 'greedy', plan: 'hidden-plan', expires: '' })
       expect(res.status).toBe(422)
       const error = /<p class="field-error" id="key-plan-error">Choose one of the plans: ([a-z, -]+)\.<\/p>/.exec(c.html)?.[1]
-      expect(error?.split(', ')).toEqual(expect.arrayContaining(['free', 'pro', 'business']))
+      expect(error?.split(', ')).toEqual(expect.arrayContaining(['free']))
+      expect(error?.split(', ')).not.toEqual(expect.arrayContaining(['business']))
       expect(error).not.toContain('hidden-plan')
       expect(c.html).not.toContain('hidden-plan</option>')
       expect(c.html).toContain('No keys yet.')
@@ -110,6 +112,22 @@ describe.each(testDrivers())('plan visibility, the key cap and bad operator inpu
       expect(rowText(c.html, own.id)).toContain('0 / 2000000000')
       // The plan is still not offered for new keys.
       expect(c.html).not.toContain('<option value="customer-x"')
+    })
+
+    test('a new account is offered only the free plan: business is neither listed nor accepted; the operator assigns it (issue 57)', async () => {
+      const { c, address } = await signedIn('self-serve')
+      await c.get('/dashboard')
+      expect(c.html).toMatch(/<option value="free"( selected)?>free<\/option>/)
+      for (const plan of ['pro', 'business']) {
+        expect(c.html).not.toContain(`<option value="${plan}"`)
+        const res = await c.post('/dashboard/keys', { name: 'greedy', plan, expires: '' })
+        expect(res.status).toBe(422)
+      }
+      expect((await rows<{ n: number }>(tdb.db, sql`select count(*)::int as n from api_keys k join accounts a on a.id = k.account_id where a.email = ${address}`))[0]!.n).toBe(0)
+      // The operator can still give the account a key on business, or make a plan self-serve.
+      expect(await admin('POST', '/keys', { email: address, plan: 'business', name: 'assigned' })).toMatchObject({ status: 201, body: { plan: 'business' } })
+      await c.get('/dashboard')
+      expect(c.html).toContain('all your keys on a plan share it')
     })
 
     test('a plan made self-serve is offered and accepted', async () => {

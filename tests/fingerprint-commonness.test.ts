@@ -113,6 +113,27 @@ describe.each(testDrivers())('fp-commonness over HTTP on %s', (driver) => {
     expect(back.results.fingerprint.commonness).toEqual({ tasks: 9, addresses: 5 })
   })
 
+  test('one address storing a visitor id 1,000 times moves its count by one: the next address still finds it common (issue 57)', async () => {
+    const body = { tool: 'browser-fingerprint', results: { signals: signals(14) } }
+    const visitorId = visitorIdOf(body.results.signals)!
+    for (let n = 1; n <= 5; n++) await submit(`192.0.2.${n}`, body)
+    const sixth = await submit('192.0.2.6', body)
+    expect(sixth.commonness.verdict).toBe('warn')
+    // What 1,000 submissions from one address leave (stored in one statement, newer than the
+    // others): the newest thousand tasks are all that address's.
+    const at = new Date(clock().getTime() + 1000)
+    await tdb.db.execute(sql`insert into tasks (id, tool, score, ip_address, user_agent, results, created_at, fingerprint)
+      select gen_random_uuid(), 'browser-fingerprint', 90, '192.0.2.99', 'UA', '{}'::jsonb, ${at.toISOString()}::timestamptz + g * interval '1 millisecond', ${visitorId}
+      from generate_series(1, 1000) g`)
+    clock.set(new Date(at.getTime() + 10_000))
+    const next = await submit('192.0.2.7', body)
+    expect(next.commonness.verdict).toBe('warn')
+    expect(next.results.fingerprint.commonness!.addresses).toBe(7)
+    expect(String(next.commonness.observed)).toStartWith('common: at least 1000 stored tasks have visitor id')
+    // And the flooding address itself: the six others, its own thousand left out.
+    expect((await submit('192.0.2.99', body)).results.fingerprint.commonness!.addresses).toBe(7)
+  })
+
   test('the report after a page submission shows the stored task’s verdict, not one counting the task itself', async () => {
     const page = await (await fetch(`${server.url}/tools/browser-fingerprint`)).text()
     const nonce = /data-nonce="([a-z2-7]{26})"/.exec(page)![1]!
@@ -150,7 +171,7 @@ describe.each(testDrivers())('fp-commonness over HTTP on %s', (driver) => {
       get(target, prop, receiver) {
         if (prop !== 'execute') return Reflect.get(target, prop, receiver)
         return (query: SQL) => {
-          if (dialect.sqlToQuery(query).sql.includes('count(distinct s.ip_address)')) {
+          if (dialect.sqlToQuery(query).sql.includes('with recursive seen')) {
             return Promise.reject(new Error('simulated failure of the count'))
           }
           return target.execute(query)

@@ -9,8 +9,10 @@
 export const SEEN_WINDOW_DAYS = 90
 
 /**
- * At most the 1000 newest matching tasks are read, so a fingerprint stored a million times costs
- * no more than one seen a thousand times; counts at the cap are "at least".
+ * At most 1000 matching tasks, and 1000 distinct addresses, are read, so a fingerprint stored a
+ * million times costs no more than one seen a thousand times; counts at the cap are "at least".
+ * Addresses are counted one by one, not among the newest tasks: one address storing it a
+ * thousand times is one address (issue 57).
  */
 export const SEEN_CAP = 1000
 

@@ -260,6 +260,10 @@ export function DashboardPage(props: DashboardProps): JSX.Element {
           Every key belongs to a plan. Its monthly limit counts successful task fetches through the API; counts start again at 00:00 UTC on
           the 1st of each month. Running tests on the tool pages is free and never counted.
         </p>
+        <p id="plan-allowance">
+          A plan's limit is one allowance per account: all your keys on a plan share it, so creating, rotating, deactivating or deleting keys
+          neither adds fetches nor gives any back. Other plans are assigned by the operator.
+        </p>
         <table class="plans">
           <TableHead columns={['Plan', 'Monthly limit']} />
           <tbody>

@@ -111,7 +111,9 @@ export function KeyRow(props: { k: DashboardKey; csrfToken: string; now: Date; e
         <ExpiryCell k={k} csrfToken={csrfToken} error={props.expiryError} />
       </td>
       <td>
-        <Usage used={k.used} limit={k.monthlyLimit} />
+        {/* The bar is the account's allowance on the plan (what a 403 at the limit counts); the key's own share beside it when other keys drew on it too. */}
+        <Usage used={k.planUsed} limit={k.monthlyLimit} />
+        {k.used !== k.planUsed ? <span class="muted usage-own" safe>{`${k.used} through this key`}</span> : ''}
       </td>
       <td class="last-used">{k.lastUsedAt ? <DateTime at={k.lastUsedAt} /> : 'Never'}</td>
       <td>

@@ -42,6 +42,8 @@ export interface Client {
   expected: Expected
   /** Frameworks the results must name (the point of the client). */
   mustName?: string[]
+  /** Not run unless named on the command line: a class the service is known not to catch yet (docs/matrix.md says which and why). */
+  optIn?: boolean
   /** Checks that must fail or warn on its task (the point of the client, e.g. the proxy's tls-interception warning). */
   mustFind?: string[]
   /** Opens the page and returns its task id. */

@@ -21,9 +21,14 @@
 //   error texts under Bun, frames and storage partitioning of nested frames), the recorded
 //   person's signal is put in, as a scraper patches what its emulator gets wrong (FROM_RECORDING).
 //   The proof is the page's: jsdom lays nothing out, so its boxes are all at 0.
+// `jsdom-layout` (opt-in, run.ts) is the same replayer answering the proof with the server's own
+// model of the layout (src/core/page-proof.ts layOut of common/page-proof.ts proofChallenge), as
+// the author of a copy of this open-source service can: what the proof cannot stop as designed.
 
 import { Script, createContext, type Context } from 'node:vm'
 import { JSDOM, VirtualConsole } from 'jsdom'
+import { proofChallenge } from '../../common/page-proof'
+import { layOut } from '../../src/core/page-proof'
 import type { Client } from './clients'
 import type { PersonContext } from './person'
 import { claimed, ORDERS, ordered, pageParams, PROFILE_CHROMIUM, recordVisit, REPLAY_PROFILES, wreqHttp } from './replay-client'
@@ -254,7 +259,7 @@ function installStubs(dom: JSDOM, p: Person, blobs: Map<string, string>): void {
 }
 
 /** A fetch for the page: its requests through wreq with Chromium's fetch headers; the task's POST with what jsdom got wrong patched from the recording. */
-function fetchShim(pageUrl: string, http: Awaited<ReturnType<typeof wreqHttp>>, sent: Record<string, string>, recorded: Signals, patched: string[]) {
+function fetchShim(pageUrl: string, http: Awaited<ReturnType<typeof wreqHttp>>, sent: Record<string, string>, recorded: Signals, patched: string[], proof: Proof) {
   const order = ORDERS.chromium
   const origin = new URL(pageUrl).origin
   const common = { ...sent, 'accept-encoding': order.encoding, referer: pageUrl }
@@ -275,6 +280,11 @@ function fetchShim(pageUrl: string, http: Awaited<ReturnType<typeof wreqHttp>>, 
             patched.push(name)
           }
         }
+        if (proof === 'server-model') {
+          const { nonce } = submission as unknown as { nonce: string }
+          signals.proof = { ok: true, value: { v: 1, boxes: layOut(proofChallenge(nonce)).flat().map(Math.round) }, ms: 14 } as never
+          patched.push('proof (the server\'s layout model)')
+        }
         body = JSON.stringify(submission)
       }
       const headers = init.method === 'POST' ? ordered(order.post, { ...common, 'content-type': 'application/json', accept: '*/*', origin, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty', priority: 'u=1, i' }) : ordered(order.side, { ...common, accept: '*/*', 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty', priority: 'u=1, i' })
@@ -285,48 +295,58 @@ function fetchShim(pageUrl: string, http: Awaited<ReturnType<typeof wreqHttp>>, 
   }
 }
 
-export const jsdomClient: Client = {
-  name: `Browserless, the page's scripts run: jsdom (npm) runs the target page's own bundle with a Chromium person's values recorded on another instance stubbed in, its requests through wreq-js (${REPLAY_PROFILES.chromium}), claiming Chromium 149`,
-  expected: 'bot',
-  mustFind: ['page-ran'],
-  async run(ctx) {
-    const recording = await recordVisit(ctx as PersonContext, 'person', 'other-instance')
-    const { sent, signals } = claimed(recording, PROFILE_CHROMIUM.chrome_149)
-    const recorded = signals as Signals
-    const person = personOf(recorded, sent)
-    const order = ORDERS.chromium
-    const navigation = { ...sent, 'accept-encoding': order.encoding, 'upgrade-insecure-requests': '1', accept: order.accept, 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-user': '?1', 'sec-fetch-dest': 'document', priority: 'u=0, i' }
-    const http = await wreqHttp(REPLAY_PROFILES.chromium)
-    try {
-      await (await http.request(ctx.pageUrl, { headers: ordered(order.navigation, navigation) })).text()
-      const pageRecord = recording.results.server?.evidence?.find((e) => e.kind === 'http2' && e.data.path?.startsWith('/tools/'))
-      const res = await http.request(ctx.pageUrl, { headers: ordered(pageRecord?.data.header_order ?? order.navigation, navigation) })
-      const html = await res.text()
-      pageParams(res.status, html)
-      const src = /<script type="module" src="([^"]+)"/.exec(html)?.[1]
-      if (!src) throw new Error('the page names no module script')
-      const scriptUrl = new URL(src, ctx.pageUrl).href
-      const script = await http.request(scriptUrl, { headers: ordered(order.post, { ...sent, 'accept-encoding': order.encoding, accept: '*/*', origin: new URL(ctx.pageUrl).origin, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'script', referer: ctx.pageUrl, priority: 'u=1' }) })
-      const code = await script.text()
-      const virtualConsole = new VirtualConsole()
-      const dom = new JSDOM(html, { url: ctx.pageUrl, runScripts: 'outside-only', pretendToBeVisual: true, virtualConsole })
-      const blobs = new Map<string, string>()
-      installStubs(dom, person, blobs)
-      const patched: string[] = []
-      ;(dom.window as unknown as Record<string, unknown>).fetch = fetchShim(ctx.pageUrl, http, sent, recorded, patched)
-      new Script(code, { filename: scriptUrl }).runInContext(dom.getInternalVMContext())
-      const body = dom.window.document.body
-      const started = Date.now()
-      while (!body.dataset.task && !body.dataset.error) {
-        if (Date.now() - started > ctx.timeoutMs) throw new Error('the page in jsdom stored no task in time')
-        await new Promise((r) => setTimeout(r, 100))
+/** Whose answer to the layout challenge the POST carries: the page's in jsdom, or the server's model's. */
+type Proof = 'page' | 'server-model'
+
+function jsdomReplayer(proof: Proof): Client {
+  return {
+    name: `Browserless, the page's scripts run: jsdom (npm) runs the target page's own bundle with a Chromium person's values recorded on another instance stubbed in, its requests through wreq-js (${REPLAY_PROFILES.chromium}), claiming Chromium 149${proof === 'server-model' ? ", the layout challenge answered by the server's own model" : ''}`,
+    expected: 'bot',
+    ...(proof === 'page' ? { mustFind: ['page-ran'] } : { optIn: true }),
+    async run(ctx) {
+      const recording = await recordVisit(ctx as PersonContext, 'person', 'other-instance')
+      const { sent, signals } = claimed(recording, PROFILE_CHROMIUM.chrome_149)
+      const recorded = signals as Signals
+      const person = personOf(recorded, sent)
+      const order = ORDERS.chromium
+      const navigation = { ...sent, 'accept-encoding': order.encoding, 'upgrade-insecure-requests': '1', accept: order.accept, 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-user': '?1', 'sec-fetch-dest': 'document', priority: 'u=0, i' }
+      const http = await wreqHttp(REPLAY_PROFILES.chromium)
+      try {
+        await (await http.request(ctx.pageUrl, { headers: ordered(order.navigation, navigation) })).text()
+        const pageRecord = recording.results.server?.evidence?.find((e) => e.kind === 'http2' && e.data.path?.startsWith('/tools/'))
+        const res = await http.request(ctx.pageUrl, { headers: ordered(pageRecord?.data.header_order ?? order.navigation, navigation) })
+        const html = await res.text()
+        pageParams(res.status, html)
+        const src = /<script type="module" src="([^"]+)"/.exec(html)?.[1]
+        if (!src) throw new Error('the page names no module script')
+        const scriptUrl = new URL(src, ctx.pageUrl).href
+        const script = await http.request(scriptUrl, { headers: ordered(order.post, { ...sent, 'accept-encoding': order.encoding, accept: '*/*', origin: new URL(ctx.pageUrl).origin, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'script', referer: ctx.pageUrl, priority: 'u=1' }) })
+        const code = await script.text()
+        const virtualConsole = new VirtualConsole()
+        const dom = new JSDOM(html, { url: ctx.pageUrl, runScripts: 'outside-only', pretendToBeVisual: true, virtualConsole })
+        const blobs = new Map<string, string>()
+        installStubs(dom, person, blobs)
+        const patched: string[] = []
+        ;(dom.window as unknown as Record<string, unknown>).fetch = fetchShim(ctx.pageUrl, http, sent, recorded, patched, proof)
+        new Script(code, { filename: scriptUrl }).runInContext(dom.getInternalVMContext())
+        const body = dom.window.document.body
+        const started = Date.now()
+        while (!body.dataset.task && !body.dataset.error) {
+          if (Date.now() - started > ctx.timeoutMs) throw new Error('the page in jsdom stored no task in time')
+          await new Promise((r) => setTimeout(r, 100))
+        }
+        dom.window.close()
+        if (!body.dataset.task) throw new Error(`the page in jsdom reported an error: ${dom.window.document.getElementById('status')?.textContent ?? ''}`)
+        console.error(`matrix: jsdom: the page's own signals but ${patched.join(', ')} (from the recording)`)
+        return body.dataset.task
+      } finally {
+        await http.close()
       }
-      dom.window.close()
-      if (!body.dataset.task) throw new Error(`the page in jsdom reported an error: ${dom.window.document.getElementById('status')?.textContent ?? ''}`)
-      console.error(`matrix: jsdom: the page's own signals but ${patched.join(', ')} (from the recording)`)
-      return body.dataset.task
-    } finally {
-      await http.close()
-    }
-  },
+    },
+  }
 }
+
+/** The page's own answer: jsdom lays nothing out. */
+export const jsdomClient = jsdomReplayer('page')
+/** The answer computed by the server's public layout model (opt-in: a class the proof does not stop). */
+export const jsdomLayoutClient = jsdomReplayer('server-model')

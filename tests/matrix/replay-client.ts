@@ -22,9 +22,13 @@
 //   (Rust, reqwest on a patched rustls; a prebuilt napi binary in an optional dependency, nothing
 //   downloaded at install) with its newest Chrome profile, chrome151, claiming Chromium 151: a
 //   hello without the BoringSSL family's invariants.
+// - `proxy-replay-149` (issue 56): `replay-other-149` sent through the matrices' TLS-inspecting
+//   proxy (tests/support/intercepting-proxy.ts), so the service sees on the wire exactly what it
+//   sees of a person behind that proxy (Node's OpenSSL), without the page's proof.
 
 import { Impit } from 'impit'
 import { createSession, fetch as wreqFetch } from 'wreq-js'
+import { startInterceptingProxy } from '../support/intercepting-proxy'
 import { startServer } from '../support/server'
 import { uniqueEmail } from '../support/unique'
 import { type ChromiumVersion, claimChromium, recordedChromium } from './claim'
@@ -114,11 +118,13 @@ export interface ReplayHttp {
 }
 
 /** wreq-js with one of its profiles: our headers in our order and nothing else (disableDefaultHeaders). */
-export async function wreqHttp(profile: string, os: 'linux' = 'linux'): Promise<ReplayHttp> {
-  const session = await createSession({ browser: profile as never, os, insecure: true })
+export async function wreqHttp(profile: string, proxy?: string): Promise<ReplayHttp> {
+  const os = 'linux'
+  const via = proxy ? { proxy } : {}
+  const session = await createSession({ browser: profile as never, os, insecure: true, ...via })
   return {
     request: (url, init) => wreqFetch(url, { session, method: init.method ?? 'GET', headers: init.headers, body: init.body, disableDefaultHeaders: true, timeout: 20_000 }),
-    side: (url, headers) => wreqFetch(url, { browser: profile as never, os, insecure: true, headers, disableDefaultHeaders: true, timeout: 20_000 }),
+    side: (url, headers) => wreqFetch(url, { browser: profile as never, os, insecure: true, ...via, headers, disableDefaultHeaders: true, timeout: 20_000 }),
     close: () => session.close(),
   }
 }
@@ -156,6 +162,8 @@ interface ReplayOptions {
   client: string
   /** The Chromium version claimed, every version string rewritten to it; none: what the person's browser said. */
   claim?: ChromiumVersion
+  /** Through the matrices' TLS-inspecting proxy: the service sees the proxy's TLS. */
+  viaProxy?: boolean
 }
 
 /** The recorded headers (lower-case names) and signals, made to claim `claim` when given. */
@@ -175,7 +183,7 @@ function replay(o: ReplayOptions): Client & { id: string } {
   const order = ORDERS[o.engine]
   const browserName = o.engine === 'chromium' ? 'Chromium' : 'Firefox'
   const where = o.recordedOn === 'target' ? 'visit' : 'visit on another instance'
-  const claim = o.claim ? `, claiming Chromium ${o.claim.major} (every version string rewritten)` : ''
+  const claim = `${o.claim ? `, claiming Chromium ${o.claim.major} (every version string rewritten)` : ''}${o.viaProxy ? ", through the TLS-inspecting proxy the proxied people use (the service sees the proxy's TLS)" : ''}`
   return {
     id: o.id,
     name: `Browserless replay: ${o.client} replays a ${browserName} person's recorded ${where} and submission under a fresh nonce${claim}`,
@@ -189,7 +197,8 @@ function replay(o: ReplayOptions): Client & { id: string } {
       const origin = new URL(ctx.pageUrl).origin
       const constants = { 'accept-encoding': order.encoding, te: 'trailers' }
       const navigation = { ...sent, ...constants, 'upgrade-insecure-requests': '1', accept: order.accept, 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-user': '?1', 'sec-fetch-dest': 'document', priority: 'u=0, i' }
-      const http = await o.http()
+      const proxy = o.viaProxy ? await startInterceptingProxy() : null
+      const http = proxy ? await wreqHttp(REPLAY_PROFILES.chromium, `http://${proxy.host}`) : await o.http()
       try {
         const page = async (names: readonly string[]) => {
           const res = await http.request(ctx.pageUrl, { headers: ordered(names, navigation) })
@@ -218,6 +227,7 @@ function replay(o: ReplayOptions): Client & { id: string } {
         return answer.task_id
       } finally {
         await http.close()
+        await proxy?.stop()
       }
     },
   }
@@ -235,3 +245,5 @@ export const replayFirefoxClient = replay({ id: 'replay-firefox', engine: 'firef
 export const replayOther149Client = replay({ id: 'replay-other-149', engine: 'chromium', person: 'person', recordedOn: 'other-instance', ...chromeWreq, claim: PROFILE_CHROMIUM.chrome_149 })
 /** The same through impit's chrome151, claiming Chromium 151. */
 export const impitOther151Client = replay({ id: 'impit-other-151', engine: 'chromium', person: 'person', recordedOn: 'other-instance', ...chromeImpit, claim: PROFILE_CHROMIUM.chrome151 })
+/** Recorded on another instance, claiming Chromium 149, through the inspecting proxy: the proxied people's wire without their proof. */
+export const proxyReplay149Client = replay({ id: 'proxy-replay-149', engine: 'chromium', person: 'person', recordedOn: 'other-instance', ...chromeWreq, claim: PROFILE_CHROMIUM.chrome_149, viaProxy: true })

@@ -34,8 +34,8 @@ import {
 } from './clients'
 import { rawDevToolsIsolatedWorldClient, rawDevToolsMainWorldClient } from './devtools-clients'
 import { firefoxBidiClient, firefoxBidiHeadfulClient } from './firefox-clients'
-import { jsdomClient } from './jsdom-client'
-import { impitOther151Client, replayClient, replayFirefoxClient, replayOther149Client } from './replay-client'
+import { jsdomClient, jsdomLayoutClient } from './jsdom-client'
+import { impitOther151Client, proxyReplay149Client, replayClient, replayFirefoxClient, replayOther149Client } from './replay-client'
 import { BROWSER_PATHS, browserVersions, PEOPLE as BROWSING_PEOPLE, type Person, type PersonContext } from './person'
 import { PROXY_PEOPLE } from './proxy-people'
 import { markdownTable, rowProblem, type Row } from './report'
@@ -78,15 +78,19 @@ const CLIENTS: Record<string, Client | Person> = {
   // TLS copies (wreq's chrome_149), and the same through a second library (impit's chrome151).
   'replay-other-149': replayOther149Client,
   'impit-other-151': impitOther151Client,
+  // …and through the TLS-inspecting proxy: the wire of the people behind it, without the proof.
+  'proxy-replay-149': proxyReplay149Client,
   // Issue 56: the page's own scripts run in jsdom with a recorded person's values stubbed in.
   jsdom: jsdomClient,
+  // Opt-in (not in the gate): the same answering the layout challenge with the server's own model.
+  'jsdom-layout': jsdomLayoutClient,
   // The people (person.ts): Chromium as started from a desktop, another locale, time zone and
   // window size, and Firefox ESR with and without resistFingerprinting; and (issue 56) Chromium
   // and Firefox behind a TLS-inspecting proxy whose CA they trust (proxy-people.ts).
   ...PEOPLE,
 }
 /** Automation clients with a window, on an Xvfb display. */
-const ON_XVFB = ['replay', 'replay-firefox', 'replay-other-149', 'impit-other-151', 'jsdom', 'puppeteer-headful', 'patchright-headful', 'real-browser', 'selenium-headful', 'selenium-webkit', 'devtools-main', 'devtools-isolated', 'firefox-bidi-headful']
+const ON_XVFB = ['replay', 'replay-firefox', 'replay-other-149', 'impit-other-151', 'proxy-replay-149', 'jsdom', 'jsdom-layout', 'puppeteer-headful', 'patchright-headful', 'real-browser', 'selenium-headful', 'selenium-webkit', 'devtools-main', 'devtools-isolated', 'firefox-bidi-headful']
 const PAGE_TIMEOUT_MS = 30_000
 /** Clients at once (MATRIX_PARALLEL; 2 by default, one per core of a small machine). */
 const PARALLEL = Math.max(1, Number(process.env.MATRIX_PARALLEL) || 2)
@@ -137,7 +141,7 @@ async function main(): Promise<number> {
     console.error(`matrix: unknown client ${unknown.join(', ')} (clients: ${Object.keys(CLIENTS).join(', ')})`)
     return 2
   }
-  const chosen = names.length ? names : Object.keys(CLIENTS)
+  const chosen = names.length ? names : Object.keys(CLIENTS).filter((id) => !CLIENTS[id]!.optIn)
   const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
   const chromedriver = process.env.CHROMEDRIVER_PATH || '/usr/bin/chromedriver'
   requireProgram(chromium, 'Chromium')

@@ -277,13 +277,13 @@ function fetchShim(pageUrl: string, http: Awaited<ReturnType<typeof wreqHttp>>, 
           if (name === 'proof' || name === 'tlsEvidence') continue
           if (name in FROM_RECORDING || !signals[name]?.ok) {
             signals[name] = signal
-            patched.push(name)
+            patched.push(`${name} (recorded)`)
           }
         }
         if (proof === 'server-model') {
           const { nonce } = submission as unknown as { nonce: string }
           signals.proof = { ok: true, value: { v: 1, boxes: layOut(proofChallenge(nonce)).flat().map(Math.round) }, ms: 14 } as never
-          patched.push('proof (the server\'s layout model)')
+          patched.push("proof (the server's layout model's answer)")
         }
         body = JSON.stringify(submission)
       }
@@ -337,7 +337,7 @@ function jsdomReplayer(proof: Proof): Client {
         }
         dom.window.close()
         if (!body.dataset.task) throw new Error(`the page in jsdom reported an error: ${dom.window.document.getElementById('status')?.textContent ?? ''}`)
-        console.error(`matrix: jsdom: the page's own signals but ${patched.join(', ')} (from the recording)`)
+        console.error(`matrix: jsdom: the page's own signals but ${patched.join(', ')}, put into its POST`)
         return body.dataset.task
       } finally {
         await http.close()

@@ -280,7 +280,12 @@ export const uniquenessBrowsers = pgTable(
     /** Moved forward at most hourly, so that a reloading browser costs no write on every load. */
     lastSeen: timestamp('last_seen', { withTimezone: true }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tool, t.browser] }), index('uniqueness_browsers_last_seen_idx').on(t.lastSeen)],
+  (t) => [
+    primaryKey({ columns: [t.tool, t.browser] }),
+    index('uniqueness_browsers_last_seen_idx').on(t.lastSeen),
+    // The asker's own range's browsers (at most the flood bound per tool), which the k floor leaves out (issue 59).
+    index('uniqueness_browsers_range_idx').on(t.tool, t.range),
+  ],
 )
 
 /**

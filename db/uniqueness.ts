@@ -2,7 +2,8 @@
 // PostgreSQL so that every instance sees the same figures.
 //
 // - Before judging, countsBefore reads in one statement every counted value's browsers, the
-//   population and the combination, whether this browser is counted, and its range's count
+//   population and the combination, how many of those are the asker's own range's (the k floor
+//   counts only the others: src/core/uniqueness.ts), whether this browser is counted, and its range's count
 //   (and makes sure the range's row exists, so that the recording below can lock it).
 // - The task's insert statement records the sighting (SIGHTING_CTES, after a CTE `t` that
 //   inserted the task): nothing is counted unless the task is stored. A browser already counted
@@ -76,6 +77,12 @@ export const COUNTS_BEFORE = `
   left join uniqueness_counts c on c.tool = $1::text and c.name = a.name and c.value = a.value
   group by a.name
   union all
+  select concat('~own:', a.name), count(*)::int
+  from uniqueness_browsers b, unnest(b.names, b.vals) as a(name, value)
+  where b.tool = $1::text and b.range = $5::text
+    and (a.name, a.value) in (select * from unnest(string_to_array($2::text, ','), string_to_array($3::text, ',')))
+  group by a.name
+  union all
   select '~self', count(*)::int from uniqueness_browsers where tool = $1::text and browser = $4::text
   union all
   select '~range', coalesce((select browsers from uniqueness_ranges where tool = $1::text and range = $5::text), 0)`
@@ -91,14 +98,16 @@ export async function countsBefore(db: Db, args: { tool: string; keys: SightingK
     args.now.toISOString(),
   ])
   const browsers: Record<string, number> = { [POPULATION]: 0, [COMBINATION]: 0 }
+  const ownRange: Record<string, number> = {}
   let counted = false
   let rangeBrowsers = 0
   for (const r of found) {
     if (r.name === '~self') counted = Number(r.browsers) > 0
     else if (r.name === '~range') rangeBrowsers = Number(r.browsers)
+    else if (r.name.startsWith('~own:')) ownRange[r.name.slice(5)] = Number(r.browsers)
     else browsers[r.name] = Number(r.browsers)
   }
-  return { browsers, counted, rangeBrowsers }
+  return { browsers, ownRange, counted, rangeBrowsers }
 }
 
 /** The uniqueness a stored task was given, by the page nonce that stored it (the page's report). */

@@ -148,6 +148,28 @@ describe.each(testDrivers())('uniqueness over HTTP on %s', (driver) => {
     expect(v6.population).toBe(after.population + 4)
   })
 
+  test("the k floor counts only other ranges: one /24's own browsers and a probe get the same figures whether or not another range's browser has the value", async () => {
+    // Each world: a browser of another /24 (with the probed screen, or with another), then four
+    // browsers of the asker's /24 carrying the probed screen (pixel ratios varied, so each is a
+    // new browser: the range's whole flood bound), then the probe from the same /24.
+    const world = async (probed: [number, number], other: [number, number], asker: string, elsewhere: string) => {
+      await post(app, elsewhere, screenBody(...other))
+      for (let i = 1; i <= 4; i++) expect((await post(app, `${asker}.${i}`, screenBody(...probed, 1 + i / 4))).u.browser).toBe('new')
+      const { u } = await post(app, `${asker}.9`, screenBody(...probed, 3))
+      const size = attribute(u, 'screen.size')
+      return { browsers: size.browsers, rare: size.rare, bound: size.share === Number((4 / u.population).toFixed(6)), fingerprint: u.fingerprint.rare }
+    }
+    const someone = await world([3001, 1999], [3001, 1999], '100.70.1', '100.80.1.9')
+    const nobody = await world([3003, 1997], [3005, 1995], '100.70.2', '100.80.2.9')
+    expect(someone).toEqual({ browsers: null, rare: true, bound: true, fingerprint: true })
+    expect(nobody).toEqual(someone)
+    // Four browsers of other ranges and the submitter reach the floor: the count is exact (the
+    // asker's range's four included, the probe that was not counted left out).
+    for (let i = 0; i < 3; i++) await post(app, `100.80.${10 + i}.9`, screenBody(3001, 1999))
+    const reached = await post(app, '100.70.3.9', screenBody(3001, 1999, 2))
+    expect(attribute(reached.u, 'screen.size')).toMatchObject({ browsers: 9, rare: false })
+  })
+
   test('two instances on one database, racing: every browser counted once, the same browser from both once', async () => {
     const other = listening((await buildTestApp(tdb.db, { trustedProxies, clock, uniqueness: { windowDays: 90, perRange: 4 } })).app)
     const before = await count('uniqueness_browsers')

@@ -14,8 +14,11 @@
 //   value's count, and moves a share c/N by at most perRange/(N+perRange) (boundShift).
 // - The submitter is always in the figures (their browser counted once, whether it was counted
 //   before, is added now, or is not added because its range is full).
-// - k-anonymity: a value fewer than K browsers have (the submitter included) is "fewer than K",
-//   never an exact count: its share is given as a bound, so no one learns how many others have it.
+// - k-anonymity: a value fewer than K browsers have (the submitter included), or fewer than K
+//   counting only the submitter and the browsers of ranges other than its own, is "fewer than
+//   K", never an exact count: its share is given as a bound, so no one learns how many others
+//   have it, and no range can fill the floor with browsers of its own to learn whether one other
+//   browser has its value.
 
 import { hashHex, hashValue } from '../../common/hash'
 import type { ToolId } from '../../common/tools'
@@ -208,6 +211,11 @@ export function countedPairs(id: Identifying): { names: string[]; values: string
 export interface CountsBefore {
   /** Browsers counted per name (POPULATION, COMBINATION, each attribute), this browser included if it was counted. */
   browsers: Record<string, number>
+  /**
+   * Of those, the browsers of the asker's own range (IPv4 /24, IPv6 /48) with the same value, per
+   * name: at most `perRange` per name. The k floor counts only the others (uniquenessOf).
+   */
+  ownRange?: Record<string, number>
   /** Whether this browser (tool, network, combination) is counted already. */
   counted: boolean
   /** New browsers its range has counted in the window. */
@@ -251,9 +259,13 @@ export interface Uniqueness {
 
 const round = (x: number, digits: number) => Number(x.toFixed(digits))
 
-/** A value `count` of `population` browsers have (the submitter included). */
-export function figure(count: number, population: number, k = K_FLOOR): Figure {
-  if (count < k) {
+/**
+ * A value `count` of `population` browsers have (the submitter included). `others`: the
+ * submitter and those of them not of the asker's own range; the k floor counts those alone, so
+ * that browsers one range added itself never lift a value above it (by default every one counts).
+ */
+export function figure(count: number, population: number, k = K_FLOOR, others = count): Figure {
+  if (count < k || others < k) {
     // At most k-1 browsers: the share's upper bound, one in N and bits as lower bounds.
     const most = Math.min(k - 1, population)
     return { browsers: null, rare: true, share: round(most / population, 6), oneIn: round(population / most, 2), bits: round(Math.log2(population / most), 3) }
@@ -270,9 +282,13 @@ export function uniquenessOf(id: Identifying, before: CountsBefore, o: { windowD
   const minimum = o.minimum ?? MEANINGFUL_POPULATION
   const plus = before.counted ? 0 : 1
   const count = (name: string) => Math.max((before.browsers[name] ?? 0) + plus, 1)
+  // What the k floor counts: the submitter once, and the browsers of other ranges with the
+  // value; the rest of the submitter's own range (browsers it may have made itself) never lifts
+  // a value above the floor, so they cannot tell it whether anyone else has the value.
+  const others = (name: string) => 1 + Math.max(0, (before.browsers[name] ?? 0) - (before.ownRange?.[name] ?? 0))
   const population = count(POPULATION)
   const attributes = id.attributes
-    .map((a) => ({ name: a.name, label: a.label, shown: a.shown, ...figure(count(a.name), population, k) }))
+    .map((a) => ({ name: a.name, label: a.label, shown: a.shown, ...figure(count(a.name), population, k, others(a.name)) }))
     .sort((x, y) => y.bits - x.bits || x.name.localeCompare(y.name))
   return {
     population,
@@ -282,7 +298,7 @@ export function uniquenessOf(id: Identifying, before: CountsBefore, o: { windowD
     k,
     perRange: o.perRange,
     browser: before.counted ? 'seen before' : before.rangeBrowsers < o.perRange ? 'new' : 'not counted: its range is full',
-    fingerprint: figure(count(COMBINATION), population, k),
+    fingerprint: figure(count(COMBINATION), population, k, others(COMBINATION)),
     attributes,
   }
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "uniqueness_browsers_range_idx" ON "uniqueness_browsers" USING btree ("tool","range");

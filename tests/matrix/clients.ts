@@ -46,6 +46,8 @@ export interface Client {
   optIn?: boolean
   /** Checks that must fail or warn on its task (the point of the client, e.g. the proxy's tls-interception warning). */
   mustFind?: string[]
+  /** The transports mustFind holds on (default: both). */
+  mustFindOver?: ReadonlyArray<'https' | 'http'>
   /** Opens the page and returns its task id. */
   run(ctx: MatrixContext): Promise<string>
   /**

@@ -200,7 +200,7 @@ async function main(): Promise<number> {
       const ctx: PersonContext = { pageUrl: `${origin}/tools/bot-detector`, pageOrigin: origin, baseUrl: server.baseUrl, adminToken: server.adminToken, serverEnv: tlsServerEnv(ca), chromium, chromedriver, ...BROWSER_PATHS, dir, timeoutMs: PAGE_TIMEOUT_MS }
       const t0 = Date.now()
       let unjudged: string[] = []
-      const row: Row = { client: client.name, transport, expected: client.expected, verdict: null, score: null, frameworks: [], mustName: client.mustName ?? [], mustFind: client.mustFind ?? [], taskId: null, seconds: 0, error: null, findings: [] }
+      const row: Row = { client: client.name, transport, expected: client.expected, verdict: null, score: null, frameworks: [], mustName: client.mustName ?? [], mustFind: !client.mustFindOver || client.mustFindOver.includes(transport) ? (client.mustFind ?? []) : [], taskId: null, seconds: 0, error: null, findings: [] }
       try {
         row.taskId = await withTimeout(client.run(ctx), CLIENT_TIMEOUT_MS, client.name)
         const res = await fetch(`${server.baseUrl}/api/antibot/tasks/${row.taskId}`, { headers: { authorization: `Bearer ${key}` } })

@@ -41,8 +41,8 @@ const PEOPLE: Record<string, Person> = { ...BROWSING_PEOPLE, ...PROXY_PEOPLE }
 interface Visitor {
   name: string
   kind: VisitorKind
-  /** Per tool, checks each of this person's tasks of it must warn (Column.mustFind). */
-  mustFind?: Record<string, readonly string[]>
+  /** Per tool, checks each of this person's tasks of it must warn over `transport` (Column.mustFind). */
+  mustFind?(transport: Transport): Record<string, readonly string[]>
   /**
    * Opens every tool page and reports each task id (or the error) as it comes, with how the page
    * was reached; `ctx.pageOrigin` is where (the transport's origin).
@@ -58,7 +58,7 @@ function person(id: keyof typeof PEOPLE): Visitor {
     name: p.name,
     kind: 'person',
     // A person behind an inspecting proxy: the pages that judge the wire say it is re-encrypted.
-    ...(p.mustFind ? { mustFind: Object.fromEntries(WIRE_TOOLS.map((t) => [t, p.mustFind!])) } : {}),
+    ...(p.mustFind ? { mustFind: (transport: Transport) => Object.fromEntries(wireTools(transport).map((t) => [t, p.mustFind!])) } : {}),
     visitAll: (ctx, transport, tools, done) => (p.around ? p.around(ctx, (c) => walk(c, transport, tools, done)) : walk(ctx, transport, tools, done)),
   }
   async function walk(ctx: PersonContext, transport: Transport, tools: readonly string[], done: Parameters<Visitor['visitAll']>[3]): Promise<void> {
@@ -97,8 +97,12 @@ function person(id: keyof typeof PEOPLE): Visitor {
   }
 }
 
-/** The tools whose checks judge the TLS wire with the page's proof (tls-interception). */
-const WIRE_TOOLS = ['tls-fingerprint', 'bot-detector'] as const
+/**
+ * The tools whose tasks must say that a proxied person's connection is re-encrypted: tls-fingerprint
+ * everywhere (it waits for its side connection), bot-detector over HTTPS (over HTTP its side
+ * fetch may come after the page submitted: proxy-people.ts).
+ */
+const wireTools = (transport: Transport) => (transport === 'https' ? ['tls-fingerprint', 'bot-detector'] : ['tls-fingerprint'])
 
 function spoofer(os: 'windows' | 'macos', label: string, browser: 'chrome' | 'firefox' = 'chrome'): Visitor {
   return {
@@ -176,7 +180,7 @@ async function main(): Promise<number> {
       const dir = mkdtempSync(join(tmpdir(), `antibot-tools-${id}-`))
       const origin = originOf(server, transport)
       const ctx: PersonContext = { pageUrl: '', pageOrigin: origin, baseUrl: server.baseUrl, adminToken: server.adminToken, chromium, chromedriver: '', ...BROWSER_PATHS, dir, timeoutMs: PAGE_TIMEOUT_MS }
-      const col: Column = { id: `${id}@${transport}`, name: visitor.name, kind: visitor.kind, transport, cells: [], ...(visitor.mustFind ? { mustFind: visitor.mustFind } : {}) }
+      const col: Column = { id: `${id}@${transport}`, name: visitor.name, kind: visitor.kind, transport, cells: [], ...(visitor.mustFind ? { mustFind: visitor.mustFind(transport) } : {}) }
       const t0 = Date.now()
       try {
         await visitor.visitAll(ctx, transport, TOOL_IDS, async (tool, task, how) => {

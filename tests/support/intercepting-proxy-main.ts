@@ -12,6 +12,11 @@
 //   proxy's.
 // - A plain-HTTP request in absolute form is forwarded as a normal proxy does (header names,
 //   case and order kept; Proxy-Connection dropped).
+// - Anything not on loopback is refused at once (403): the matrices make loopback traffic only,
+//   and a browser's own background requests (Firefox's remote settings and telemetry, a
+//   blocker's filter lists) left waiting on a proxy that cannot reach them fill the browser's
+//   connections to the proxy, so that the page's own requests queue behind them (seen: Firefox's
+//   side fetch timing out after 3 s).
 // <state dir> holds ca.pem and ca.key (./intercepting-proxy.ts makes them); leaves go there too.
 
 import { execFileSync } from 'node:child_process'
@@ -23,6 +28,10 @@ import { connect as tlsConnect, createSecureContext, TLSSocket, type SecureConte
 
 const dir = process.argv[2]
 if (!dir) throw new Error('usage: intercepting-proxy-main <state dir>')
+
+/** ANTIBOT_PROXY_LOG=1: one line per tunnel event on stderr, for debugging a browser's traffic through it. */
+const log = process.env.ANTIBOT_PROXY_LOG === '1' ? (...a: unknown[]) => process.stderr.write(`proxy ${Date.now() % 100000} ${a.join(' ')}\n`) : () => {}
+let tunnels = 0
 
 const leaves = new Map<string, SecureContext>()
 /** A leaf certificate for `host` signed by the proxy's CA, as an inspecting proxy makes one per site. */
@@ -41,6 +50,9 @@ function leafFor(host: string): SecureContext {
   return context
 }
 
+/** Only the service on this machine is reached. */
+const onLoopback = (host: string) => host === 'localhost' || host === '127.0.0.1' || host === '::1'
+
 const server = createServer((req, res) => {
   // A proxied plain-HTTP request: absolute-form target.
   let target: URL
@@ -48,6 +60,11 @@ const server = createServer((req, res) => {
     target = new URL(req.url ?? '')
   } catch {
     res.writeHead(400).end('not a proxy request')
+    return
+  }
+  log('http', req.method, req.url)
+  if (!onLoopback(target.hostname.replace(/^\[|\]$/g, ''))) {
+    res.writeHead(403).end('this proxy reaches loopback only')
     return
   }
   const headers: string[] = []
@@ -66,6 +83,13 @@ server.on('connect', (req, client: Socket, head: Buffer) => {
   const [host, portText] = (req.url ?? '').split(/:(?=\d+$)/)
   const port = Number(portText) || 443
   const bare = host!.replace(/^\[|\]$/g, '')
+  if (!onLoopback(bare)) {
+    log(++tunnels, 'refused', req.url)
+    client.end('HTTP/1.1 403 Forbidden\r\n\r\n')
+    return
+  }
+  const id = ++tunnels
+  log(id, 'CONNECT', req.url)
   const upstream = tlsConnect({ host: bare, port, ALPNProtocols: ['h2', 'http/1.1'], rejectUnauthorized: false, ...(isIP(bare) ? {} : { servername: bare }) })
   const fail = () => {
     client.destroy()
@@ -78,6 +102,12 @@ server.on('connect', (req, client: Socket, head: Buffer) => {
     const protocol = upstream.alpnProtocol || 'http/1.1'
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
     const browser = new TLSSocket(client, { isServer: true, secureContext: leafFor(bare), ALPNProtocols: [protocol] })
+    log(id, 'upstream', protocol)
+    browser.on('secure', () => log(id, 'browser tls', browser.alpnProtocol))
+    browser.on('data', (d: Buffer) => log(id, 'browser->', d.length))
+    upstream.on('data', (d: Buffer) => log(id, '<-upstream', d.length))
+    browser.on('close', () => log(id, 'browser closed'))
+    upstream.on('close', () => log(id, 'upstream closed'))
     if (head.length) client.unshift(head)
     browser.on('error', fail)
     upstream.on('error', fail)
@@ -89,6 +119,9 @@ server.on('connect', (req, client: Socket, head: Buffer) => {
 })
 // A malformed request only ends that connection.
 server.on('clientError', (_e, socket) => socket.destroy())
+// The service's two names here, made before the first browser asks (openssl takes a few hundred
+// milliseconds on a busy machine, which a page's side fetch would otherwise wait for).
+for (const host of ['localhost', '127.0.0.1']) leafFor(host)
 server.listen(0, '127.0.0.1', () => {
   const address = server.address()
   process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : 0}\n`)

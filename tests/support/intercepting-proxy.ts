@@ -54,7 +54,10 @@ export async function startInterceptingProxy(): Promise<InterceptingProxy> {
         ok(Number(m[1]))
       }
     })
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr!.on('data', (d: Buffer) => {
+      out += d.toString()
+      if (process.env.ANTIBOT_PROXY_LOG === '1') process.stderr.write(d)
+    })
     child.once('exit', (code) => {
       clearTimeout(timer)
       fail(new Error(`Cannot start the intercepting proxy: node exited with ${code}: ${out}`))

@@ -41,7 +41,7 @@ test("records each trusted input event's stamps once, coalesced ones included, a
 test('the page waits for stamps only once input came, and not for a page nobody touches', async () => {
   let t = 0
   const w = fakeWindow()
-  const watch = watchInputClock(w, { clock: () => t, quietMs: 100, waitMs: 1000, capMs: 5000, wanted: 3 })
+  const watch = watchInputClock(w, { clock: () => t, quietMs: 100, waitMs: 1000, capMs: 5000, wanted: 3, judged: true })
   let done = false
   void watch.settled().then(() => (done = true))
   w.fire('wheel', { timeStamp: 10.4 })
@@ -52,8 +52,16 @@ test('the page waits for stamps only once input came, and not for a page nobody 
   w.fire('keydown', { timeStamp: 30.1 })
   await new Promise((r) => setTimeout(r, 80))
   expect(done).toBe(true)
-  const idle = watchInputClock(fakeWindow(), { clock: () => t, quietMs: 100 })
+  const idle = watchInputClock(fakeWindow(), { clock: () => t, quietMs: 100, judged: true })
   t += 200
   await idle.settled()
   expect(idle.stop().events).toBe(0)
+})
+
+test('a page that is not Chromium does not wait for stamps', async () => {
+  const w = fakeWindow()
+  const watch = watchInputClock(w, { clock: () => 0, judged: false })
+  w.fire('wheel', { timeStamp: 10.4 })
+  await watch.settled()
+  expect(watch.stop().fractions).toEqual([0.4])
 })

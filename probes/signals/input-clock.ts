@@ -32,9 +32,11 @@ export interface ClockOptions {
   /** The longest it waits in all, from the start (the source's timeout is above it). */
   capMs: number
   clock: () => number
+  /** Whether stamps are worth waiting for: only Chromium's are judged (the check is Blink-only). */
+  judged: boolean
 }
 
-export const CLOCK_DEFAULTS: Omit<ClockOptions, 'clock'> = { wanted: 8, quietMs: 500, waitMs: 4000, capMs: 6000 }
+export const CLOCK_DEFAULTS: Omit<ClockOptions, 'clock' | 'judged'> = { wanted: 8, quietMs: 500, waitMs: 4000, capMs: 6000 }
 
 export interface InputClockWatch {
   /**
@@ -56,7 +58,11 @@ export function watchInputClock(
   target: Pick<Window, 'addEventListener' | 'removeEventListener'> & Partial<Pick<Window, 'screenX' | 'screenY'>> = window,
   options: Partial<ClockOptions> = {},
 ): InputClockWatch {
-  const o = { ...CLOCK_DEFAULTS, clock: () => performance.now(), ...options }
+  // Blink alone has navigator.userAgentData (secure contexts) and window.chrome; a page that is
+  // not Chromium's does not wait (Firefox fires trusted moves of its own when content appears
+  // under a resting pointer, and its page would wait for nothing the server judges).
+  const blink = typeof navigator !== 'undefined' && ('userAgentData' in navigator || (typeof window !== 'undefined' && 'chrome' in window))
+  const o = { ...CLOCK_DEFAULTS, clock: () => performance.now(), judged: blink, ...options }
   const started = o.clock()
   let first: number | null = null
   const seen = new Set<number>()
@@ -85,7 +91,7 @@ export function watchInputClock(
       new Promise<void>((resolve) => {
         const poll = () => {
           const now = o.clock()
-          const done = fractions.length >= o.wanted || (first === null && now - started >= o.quietMs) || (first !== null && now - first >= o.waitMs) || now - started >= o.capMs
+          const done = !o.judged || fractions.length >= o.wanted || (first === null && now - started >= o.quietMs) || (first !== null && now - first >= o.waitMs) || now - started >= o.capMs
           if (done) resolve()
           else setTimeout(poll, 50)
         }

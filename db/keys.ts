@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { rows, type Db } from './client'
 import { ensureAccount, type Account } from './accounts'
-import { accounts, apiKeys, keyUsage, plans } from './schema'
+import { accounts, apiKeys, keyUsage, plans, planUsage } from './schema'
 import type { KeyStatus } from '../src/core/quota'
 
 export interface KeyRecord {
@@ -107,4 +107,18 @@ export async function getMonthUsage(db: Db, keyId: string, month: string): Promi
   if (!row) return { count: 0, daily: [], lastUsedAt: null }
   const daily = typeof row.daily === 'string' ? (JSON.parse(row.daily) as number[]) : row.daily
   return { count: row.count, daily, lastUsedAt: row.last_used_ms === null ? null : new Date(row.last_used_ms) }
+}
+
+/**
+ * Counted fetches this month of the allowance the key draws on: its account's on its plan
+ * (plan_usage, issue 57), shared with the account's other keys on the plan, deleted ones included.
+ */
+export async function getPlanUsage(db: Db, keyId: string, month: string): Promise<number> {
+  const [row] = await rows<{ count: number }>(
+    db,
+    sql`select ${planUsage.count}::int as count from ${planUsage} join ${apiKeys}
+          on ${apiKeys.accountId} = ${planUsage.accountId} and ${apiKeys.planId} = ${planUsage.planId}
+        where ${apiKeys.id} = ${keyId}::uuid and ${planUsage.month} = ${month}::date`,
+  )
+  return row?.count ?? 0
 }

@@ -229,6 +229,22 @@ export async function insertTaskUsingNonce(db: Db, task: NewTask, nonce: string,
 }
 
 /**
+ * The page's own report (issue 57): true, once, for the nonce of a stored task of this tool
+ * whose report was not given yet — the one report a page asks for after storing its task, which
+ * is free. Marked in the same statement (page_nonces.reported_at), so two reports of one task
+ * never both pass as its own, on any instance; every other report is charged to the task budget.
+ */
+export async function claimOwnReport(db: Db, args: { nonce: string; tool: string; now: Date }): Promise<boolean> {
+  const claimed = await rows<{ one: number }>(
+    db,
+    sql`update page_nonces set reported_at = ${args.now.toISOString()}::timestamptz
+        where nonce = ${args.nonce} and tool = ${args.tool} and task_id is not null and reported_at is null
+        returning 1 as one`,
+  )
+  return claimed.length === 1
+}
+
+/**
  * Deletes expired nonces with their evidence: one that was never used as soon as it expired
  * (nothing can use it any more), a used one `graceSeconds` after it expired (its page may
  * still ask for its report).

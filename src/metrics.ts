@@ -27,6 +27,11 @@ export interface Metrics {
   request(route: string | null | undefined, method: string, status: number, seconds: number): void
   /** A task stored by POST /api/antibot/tasks: its tool, results and score, and the evidence it was judged with. */
   taskCreated(tool: ToolId, results: Readonly<Record<string, unknown>>, score: number, evidence: ReadonlyArray<{ kind: string }> | undefined): void
+  /**
+   * A report judged by POST /tools/:tool/report (issue 57): `charge` says whether it was its
+   * page's own (free), charged to the client network's task budget, or unmetered (no TASK_RATE_LIMIT).
+   */
+  reportJudged(tool: ToolId, charge: 'own' | 'charged' | 'unmetered'): void
   /** A limit refused something (src/core/limits.ts). */
   limited: OnLimited
   /** The exposition text. */
@@ -93,11 +98,13 @@ export function createMetrics(opts: { db?: () => DbLoad } = {}): Metrics {
   const fetches = new Counter({ name: 'antibot_task_fetches_total', help: 'Keyed fetches of a task (GET /api/antibot/tasks/{id}), by status.', labelNames: ['status'], registers })
   const evidence = new Counter({ name: 'antibot_evidence_total', help: 'Tasks stored with server evidence of this kind (the listeners’, or a trusted proxy’s headers).', labelNames: ['kind'], registers })
   const judged = new Counter({ name: 'antibot_tasks_server_evidence_total', help: 'Tasks stored, by whether they were judged with any server evidence (with) or none (without).', labelNames: ['evidence'], registers })
+  const reports = new Counter({ name: 'antibot_reports_judged_total', help: 'Reports judged by POST /tools/:tool/report, by tool and charge: own (the page’s one report after storing its task, free), charged (to the network’s task budget), unmetered (no TASK_RATE_LIMIT).', labelNames: ['tool', 'charge'], registers })
   const limited = new Counter({ name: 'antibot_limited_total', help: 'Refusals by a limit: a 429 (403 for the monthly quota), or a connection closed.', labelNames: ['limit'], registers })
 
   // The series known in advance start at 0.
   for (const tool of TOOL_IDS) for (const verdict of taskVerdicts(tool)) created.labels(tool, verdict).inc(0)
   for (const status of FETCH_STATUSES) fetches.labels(String(status)).inc(0)
+  for (const tool of TOOL_IDS) for (const charge of ['own', 'charged', 'unmetered']) reports.labels(tool, charge).inc(0)
   for (const kind of EVIDENCE_KINDS) evidence.labels(kind).inc(0)
   const withEvidence = judged.labels('with')
   const withoutEvidence = judged.labels('without')
@@ -201,6 +208,9 @@ export function createMetrics(opts: { db?: () => DbLoad } = {}): Metrics {
         evidenceChildren[i]!.inc()
       }
       ;(seen ? withEvidence : withoutEvidence).inc()
+    },
+    reportJudged(tool, charge) {
+      reports.labels(tool, charge).inc()
     },
     limited(limit) {
       ;(limitChildren.get(limit) ?? otherLimit).inc()

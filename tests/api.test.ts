@@ -472,7 +472,9 @@ describe.each(testDrivers())('task API on %s', (driver) => {
       await admin('POST', '/plans', { name: 'one', monthly_limit: 1 })
       const replanned = await admin('PATCH', `/keys/${created.id}`, { plan: 'one' })
       expect(((await replanned.json()) as { plan: string }).plan).toBe('one')
-      // Two fetches already counted this month; a plan of 1 leaves nothing.
+      // The limit is the account's allowance on the key's plan (issue 57): the two fetches of
+      // this month were on free; on 'one' the account has one, then nothing.
+      expect((await fetchTask(taskId, created.key)).status).toBe(200)
       await expectError(await fetchTask(taskId, created.key), 403, FORBIDDEN)
     })
 
@@ -489,6 +491,7 @@ describe.each(testDrivers())('task API on %s', (driver) => {
       expect(view.usage).toEqual({
         month: '2026-11',
         used: 2,
+        key_used: 2,
         limit: 1000,
         remaining: 998,
         resets_at: '2026-12-01T00:00:00+00:00',

@@ -9,6 +9,9 @@
 export const LIMITS = [
   // POST /api/antibot/tasks over TASK_RATE_LIMIT for the client's network: 429.
   'task_create',
+  // POST /tools/:tool/report over the same budget (issue 57): a report judged beyond the page's
+  // own one after its stored task is charged to the network's task window: 429.
+  'task_report',
   // A key that asked for too many task ids that do not exist (TASK_MISS_LIMIT): 429.
   'task_misses',
   // A key at its plan's monthly limit: 403 (the limit is the plan's, counted here too).

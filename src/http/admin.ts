@@ -8,7 +8,7 @@ import { timingSafeEqual } from 'node:crypto'
 import { Elysia } from 'elysia'
 import type { Static, TSchema } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { getKey, getMonthUsage, insertKeyForEmail, updateKey, type KeyRecord } from '../../db/keys'
+import { getKey, getMonthUsage, getPlanUsage, insertKeyForEmail, updateKey, type KeyRecord } from '../../db/keys'
 import { getPlanByName, listPlans, upsertPlan, type PlanRecord } from '../../db/plans'
 import { listRecentTasks } from '../../db/tasks'
 import { HttpError } from '../core/errors'
@@ -177,13 +177,16 @@ export function adminApi(deps: AppDeps) {
         if (!record) throw new HttpError(404, `Key not found: no key with id '${params.id}'`)
         const now = clock()
         const usage = await getMonthUsage(db, record.id, monthKey(now))
+        // What the limit bounds: the account's allowance on the key's plan (issue 57).
+        const used = await getPlanUsage(db, record.id, monthKey(now))
         return json({
           ...keyView(record),
           usage: {
             month: monthKey(now).slice(0, 7),
-            used: usage.count,
+            used,
+            key_used: usage.count,
             limit: record.monthlyLimit,
-            remaining: Math.max(0, record.monthlyLimit - usage.count),
+            remaining: Math.max(0, record.monthlyLimit - used),
             resets_at: formatTimestamp(nextMonthStart(now)),
             last_used_at: usage.lastUsedAt ? formatTimestamp(usage.lastUsedAt) : null,
           },

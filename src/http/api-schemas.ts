@@ -226,7 +226,8 @@ export const KeyWithUsage = Type.Object(
     usage: Type.Object(
       {
         month: Type.String({ pattern: '^\\d{4}-\\d{2}$', description: 'The UTC calendar month counted, `YYYY-MM`.' }),
-        used: Type.Integer({ minimum: 0, description: 'Successful fetches (200) this month.' }),
+        used: Type.Integer({ minimum: 0, description: 'Successful fetches (200) this month through any of the account’s keys on this key’s plan: the one allowance the plan’s limit bounds.' }),
+        key_used: Type.Integer({ minimum: 0, description: 'Of those, the fetches through this key.' }),
         limit: Type.Integer({ minimum: 0 }),
         remaining: Type.Integer({ minimum: 0 }),
         resets_at: Timestamp('When the count starts again (the first instant of next month).'),

@@ -101,7 +101,7 @@ export const getTask = operation({
   operationId: 'getTask',
   summary: 'Get a task',
   description:
-    'Returns the stored task `task_id` (as returned at creation or read from `data-task`). Needs an API key, as the `apikey` query parameter or as `Authorization: Bearer <API_KEY>`; when both are sent, the header wins. The checks run in this order: a key that is missing, malformed or unknown gets 401; a key that is inactive, expired or at its monthly limit gets 403; a task that does not exist (including a `task_id` that is not a UUID) gets 404. Only a 200 counts against the key’s monthly limit (UTC calendar month); the limit check and the count are one atomic step, so concurrent fetches never exceed it. A key that has asked for too many ids that do not exist (100 in 10 minutes by default) gets 429 with `Retry-After` for every id until that window ends, after the 401 and 403 checks; misses and 429s are never counted. When the database cannot be reached: 503 with `Retry-After`.',
+    'Returns the stored task `task_id` (as returned at creation or read from `data-task`). Needs an API key, as the `apikey` query parameter or as `Authorization: Bearer <API_KEY>`; when both are sent, the header wins. The checks run in this order: a key that is missing, malformed or unknown gets 401; a key that is inactive, expired or at its monthly limit gets 403; a task that does not exist (including a `task_id` that is not a UUID) gets 404. Only a 200 counts against the key’s monthly limit (UTC calendar month), which is its plan’s limit as one allowance of the key’s account: all the account’s keys on the plan share it, so creating, rotating, deactivating or deleting keys never adds fetches; the limit check and the count are one atomic step, so concurrent fetches (through any of those keys) never exceed it. A key that has asked for too many ids that do not exist (100 in 10 minutes by default) gets 429 with `Retry-After` for every id until that window ends, after the 401 and 403 checks; misses and 429s are never counted. When the database cannot be reached: 503 with `Retry-After`.',
   tags: ['Tasks'],
   security: [{ ApiKeyQuery: [] }, { ApiKeyBearer: [] }],
   responses: {
@@ -197,7 +197,7 @@ export const savePlan = operation({
   operationId: 'savePlan',
   summary: 'Create a plan or change it',
   description:
-    'Creates the plan, or changes the monthly limit (and, when `self_serve` is sent, the visibility) of the plan with this name. A new limit applies at once to every key on the plan. A new plan is not self-serve unless `self_serve` is `true`: accounts cannot choose it on the dashboard, and only an operator can put keys on it. Keys already on a plan stay on it when it stops being self-serve.',
+    'Creates the plan, or changes the monthly limit (and, when `self_serve` is sent, the visibility) of the plan with this name. A new limit applies at once to every key on the plan; it bounds each account’s fetches through all its keys on the plan together, per UTC month. Of the seeded plans only `free` is self-serve. A new plan is not self-serve unless `self_serve` is `true`: accounts cannot choose it on the dashboard, and only an operator can put keys on it. Keys already on a plan stay on it when it stops being self-serve.',
   ...OPERATOR,
   requestBody: { required: true, content: json(schemaRef('PlanInput'), { example: { name: 'team', monthly_limit: 100000, self_serve: false } }) },
   responses: {

@@ -25,6 +25,7 @@ export type SubmissionFailure =
   | { code: 'nonce_used' }
   | { code: 'invalid'; why: string }
   | { code: 'wrong_tool'; tool: ToolId; page: string }
+  | { code: 'rate_limited'; retryAfterSeconds: number }
 
 export interface Submission {
   input: TaskInput
@@ -44,8 +45,10 @@ export type SubmissionResult = { ok: true; submission: Submission } | { ok: fals
 /** What each endpoint's texts start with. */
 export type SubmissionAction = 'Cannot create task' | 'Cannot render report'
 
-export function submissionFailure(f: SubmissionFailure, what: SubmissionAction): { status: 400 | 408 | 409 | 413 | 415 | 422; error: string } {
+export function submissionFailure(f: SubmissionFailure, what: SubmissionAction): { status: 400 | 408 | 409 | 413 | 415 | 422 | 429; error: string } {
   switch (f.code) {
+    case 'rate_limited':
+      return { status: 429, error: `${what}: too many tasks and reports from this address; retry in ${f.retryAfterSeconds} s` }
     case 'nonce_used':
       return { status: 409, error: `${what}: this page's nonce was already used by another task; reload the page to run the tests again` }
     case 'invalid':
@@ -67,13 +70,24 @@ type Server = Parameters<typeof believedFingerprintHeaders>[0]
  */
 export async function readSubmission(
   deps: Pick<AppDeps, 'db' | 'judge' | 'ipTruncate' | 'log' | 'trustedProxies' | 'tlsFingerprintHeaders' | 'uniqueness'>,
-  args: { request: Request; server: Server; ip: string; now: Date; purpose: 'submit' | 'report'; page?: string },
+  args: {
+    request: Request
+    server: Server
+    ip: string
+    now: Date
+    purpose: 'submit' | 'report'
+    page?: string
+    /** Whether the body may be judged at all (the report's budget): a failure refuses it before any look-up. */
+    admit?: (body: unknown) => Promise<SubmissionFailure | null>
+  },
 ): Promise<SubmissionResult> {
   const { db } = deps
   const { request, now, purpose } = args
   const read = await readJson(request, MAX_TASK_BODY_BYTES)
   if (!read.ok) return { ok: false, failure: read.failure }
   const body = read.value
+  const refused = args.admit ? await args.admit(body) : null
+  if (refused) return { ok: false, failure: refused }
   const observed = await observeSubmission(db, { request, ip: args.ip, now, body, purpose, fingerprintHeaders: believedFingerprintHeaders(args.server, request, deps) })
   if (observed.nonce === 'used') return { ok: false, failure: { code: 'nonce_used' } }
   // Judged on the full address; stored cut to its network when IP_TRUNCATE is set.

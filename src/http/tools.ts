@@ -4,6 +4,7 @@ import { Elysia } from 'elysia'
 import { TOOL_IDS, TOOLS, type ToolId } from '../../common/tools'
 import { IndexPage, NotFoundPage, ToolPage } from '../pages/tools'
 import { ReportFragment, type ReportResults } from '../pages/report'
+import { reportAdmission, type ReportCharge } from './report-budget'
 import { requestClientIp } from './client-ip'
 import { issueNonce, issueNonces } from '../../db/nonces'
 import { RunPage } from '../pages/run'
@@ -100,12 +101,19 @@ export function toolsPages(deps: AppDeps) {
     .post(
       '/tools/:tool/report',
       async ({ params, request, server }) => {
-        const read = await readSubmission(deps, { request, server, ip: requestClientIp(server, request, trustedProxies), now: clock(), purpose: 'report', page: params.tool })
+        const ip = requestClientIp(server, request, trustedProxies)
+        const now = clock()
+        // Held to the task endpoint's budget, its page's own report free (src/http/report-budget.ts).
+        let charge: ReportCharge = 'unmetered'
+        const admit = reportAdmission(deps, { tool: params.tool, ip, now, charged: (c) => (charge = c) })
+        const read = await readSubmission(deps, { request, server, ip, now, purpose: 'report', page: params.tool, admit })
         if (!read.ok) {
           const { status, error } = submissionFailure(read.failure, 'Cannot render report')
-          return errorResponse(status, error)
+          const retry = read.failure.code === 'rate_limited' ? { 'retry-after': String(read.failure.retryAfterSeconds) } : undefined
+          return errorResponse(status, error, retry)
         }
         const { input } = read.submission
+        deps.metrics?.reportJudged(input.tool, charge)
         const html = await ReportFragment({ tool: input.tool, results: input.results as unknown as ReportResults })
         return new Response(html, { headers: { ...HTML, 'cache-control': 'no-store' } })
       },

@@ -308,10 +308,15 @@ async function toRequest(o: ServeOptions, conn: Connection, req: IncomingMessage
       o.deps.onLimited?.('request_timeout')
       return refuse({ code: 'too_slow', graceMs: o.limits.stallMs })
     }
-    if (read === 'stalled') {
-      o.deps.onLimited?.('stall')
+    if (read === 'gone') {
       conn.raw.destroy()
       return null
+    }
+    if (read === 'stalled') {
+      // Answered, then closed (issue 57): a body that stopped coming gets the 408 a slow one
+      // gets, not a connection closed with no answer, which a client cannot tell from a crash.
+      o.deps.onLimited?.('stall')
+      return refuse({ code: 'too_slow', graceMs: o.limits.stallMs })
     }
     body = read
   }
@@ -321,17 +326,35 @@ async function toRequest(o: ServeOptions, conn: Connection, req: IncomingMessage
 /**
  * A request body of at most `limit` bytes; 'stalled' when no byte came for stallMs; 'too-slow'
  * when, after stallMs, it has come slower than MIN_BODY_RATE on average (src/http/body.ts):
- * a byte every few seconds restarts the stall timer, but not this.
+ * a byte every few seconds restarts the stall timer, but not this; 'gone' when the client reset
+ * the stream or closed the connection.
+ *
+ * The stall timer is checked against the time of the last byte read, and only after the bytes
+ * already in the socket have been read (setImmediate: after the event loop's I/O phase). On a
+ * loaded machine the loop runs late, and a timer due during the delay fires before the reads
+ * that came in meanwhile; judged at once, a client sending a byte a second to a loop three
+ * seconds late was taken for one that sent nothing (issue 57).
  */
-function readBody(req: IncomingMessage | Http2ServerRequest, limit: number, stallMs: number): Promise<Uint8Array<ArrayBuffer> | 'too-large' | 'stalled' | 'too-slow'> {
+function readBody(req: IncomingMessage | Http2ServerRequest, limit: number, stallMs: number): Promise<Uint8Array<ArrayBuffer> | 'too-large' | 'stalled' | 'too-slow' | 'gone'> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
     let size = 0
     const started = performance.now()
-    let timer = setTimeout(() => finish('stalled'), stallMs)
+    let lastByte = started
+    let done = false
+    const stalled = () => {
+      setImmediate(() => {
+        if (done) return
+        const quiet = performance.now() - lastByte
+        if (quiet >= stallMs) finish('stalled')
+        else timer = setTimeout(stalled, stallMs - quiet)
+      })
+    }
+    let timer = setTimeout(stalled, stallMs)
     // The whole body's deadline, however it trickles: the grace, then the least rate for what is left.
     const deadline = setTimeout(() => finish('too-slow'), bodyDeadlineMs(limit, stallMs))
-    const finish = (r: Uint8Array<ArrayBuffer> | 'too-large' | 'stalled' | 'too-slow') => {
+    const finish = (r: Uint8Array<ArrayBuffer> | 'too-large' | 'stalled' | 'too-slow' | 'gone') => {
+      done = true
       clearTimeout(timer)
       clearTimeout(deadline)
       req.removeListener('data', onData)
@@ -346,12 +369,11 @@ function readBody(req: IncomingMessage | Http2ServerRequest, limit: number, stal
       if (size > limit) return finish('too-large')
       if (bodyTooSlow(size, performance.now() - started, stallMs)) return finish('too-slow')
       chunks.push(chunk)
-      clearTimeout(timer)
-      timer = setTimeout(() => finish('stalled'), stallMs)
+      lastByte = performance.now()
     }
     const onEnd = () => finish(new Uint8Array(Buffer.concat(chunks, size)))
     // A stream the client reset or a connection that closed: nothing more will come.
-    const onError = () => finish('stalled')
+    const onError = () => finish('gone')
     req.on('data', onData)
     req.once('end', onEnd)
     req.once('error', onError)

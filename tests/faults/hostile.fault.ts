@@ -196,7 +196,7 @@ describe('the embedded default in 384 MB, under hostile clients (issue 33)', () 
     const pipelinedGets = await turn('pipelined', () => pipelined(tlsPort, { localAddress: ATTACKER, requests: 20_000, path: '/', holdMs: hold }))
     // 9: bodies trickled a byte a second (under the stall timeout, over the least rate's grace):
     // four over HTTP/1.1 on the HTTPS port, four on the HTTP port, four HTTP/2 streams.
-    const trickle = { path: '/api/antibot/tasks', declared: 1000, everyMs: 1000, holdMs: hold }
+    const trickle = { path: '/api/antibot/tasks', declared: 1000, everyMs: 250, holdMs: hold }
     const trickled = await turn('trickled', async () => ({
       tls: await Promise.all(Array.from({ length: 4 }, () => trickledBody(tlsPort, { ...trickle, tls: true, localAddress: ATTACKER }))),
       plain: await Promise.all(Array.from({ length: 4 }, () => trickledBody(Number(new URL(base).port), { ...trickle, tls: false, localAddress: ATTACKER }))),

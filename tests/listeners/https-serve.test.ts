@@ -106,3 +106,69 @@ describe('the HTTPS listener serving an app', () => {
     expect(await servedSerial(listener.port)).toBe(new X509Certificate(second.cert).serialNumber)
   })
 })
+
+// Issue 57: the hostile fault test saw a trickled body's connection closed with no answer on a
+// loaded machine. A body that stops coming is answered 408 (then closed), and the stall is
+// judged on the bytes the client sent, not on how late the service's event loop runs.
+describe('the HTTPS listener and a body that stops or seems to', () => {
+  const STALL_MS = 500
+  let d: TestDatabase
+  let listener: TlsListener
+  let dir: string
+  beforeAll(async () => {
+    d = await openTestDatabase('pglite')
+    dir = mkdtempSync(join(tmpdir(), 'https-stall-'))
+    listener = await startTlsListener({ db: d.db, clock: () => new Date() }, { port: 0, host: '127.0.0.1', dataDir: dir, maxRequestBodySize: 64 * 1024, serve: { stallMs: STALL_MS } })
+    listener.serve(async (request) => new Response(String((await request.arrayBuffer()).byteLength), { status: 201 }))
+  }, 30_000)
+  afterAll(async () => {
+    await listener.stop()
+    await d.destroy()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  test('a body that stops after its first byte gets 408 and its connection is closed', async () => {
+    const got = await new Promise<{ text: string; closed: boolean }>((resolve) => {
+      let text = ''
+      const s = tlsConnect({ port: listener.port, host: '127.0.0.1', rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] }, () => {
+        s.write('POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{')
+      })
+      s.on('data', (b: Buffer) => (text += b.toString('latin1')))
+      s.on('error', () => {})
+      s.once('close', () => resolve({ text, closed: true }))
+      setTimeout(() => {
+        s.destroy()
+        resolve({ text, closed: false })
+      }, STALL_MS * 10)
+    })
+    expect(got.text).toMatch(/^HTTP\/1\.1 408/)
+    expect(got.closed).toBe(true)
+  })
+
+  test('a body that keeps coming is read whole while the event loop runs later than the stall timeout', async () => {
+    // The client in its own process, writing 1 KiB every 100 ms (10 KiB/s, far over the least
+    // rate), while this process, the service's, is kept busy for three stall timeouts.
+    const chunks = 20
+    const client = Bun.spawn(
+      [
+        process.execPath,
+        '-e',
+        `const tls = require('node:tls');
+         const s = tls.connect({ port: ${listener.port}, host: '127.0.0.1', rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] }, () => {
+           s.write('POST /x HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nContent-Type: application/json\\r\\nContent-Length: ${chunks * 1024}\\r\\nConnection: close\\r\\n\\r\\n');
+           let n = 0;
+           const t = setInterval(() => { s.write('a'.repeat(1024)); if (++n === ${chunks}) clearInterval(t) }, 100);
+         });
+         let text = '';
+         s.on('data', (b) => (text += b.toString('latin1')));
+         s.on('close', () => { process.stdout.write(text.split('\\r\\n')[0]); process.exit(0) });`,
+      ],
+      { stdout: 'pipe', stderr: 'inherit' },
+    )
+    await Bun.sleep(600)
+    const until = performance.now() + STALL_MS * 3
+    while (performance.now() < until) {} // the loop held, as a loaded machine holds it
+    const status = await new Response(client.stdout).text()
+    expect(status).toBe('HTTP/1.1 201 Created')
+  }, 30_000)
+})

@@ -23,6 +23,7 @@ import { DataDirInUse, lockDataDir } from './data-dir-lock'
 import { configureBodyGrace } from './http/body'
 import { CertificateError } from './listeners/tls-certificate'
 import { createMetrics } from './metrics'
+import { loadReferencePopulation } from './reference-population'
 import type { JudgeContext } from './checks/define'
 
 async function main() {
@@ -134,7 +135,7 @@ async function main() {
     taskRateLimit: config.taskRateLimit,
     taskMissLimit: config.taskMissLimit,
     pageNonceLimit: config.pageNonceLimit,
-    uniqueness: config.uniqueness,
+    uniqueness: { ...config.uniqueness, reference: loadReferencePopulation() },
     hstsMaxAge: config.hstsMaxAge,
     ipTruncate: config.ipTruncate,
     maxKeysPerAccount: config.maxKeysPerAccount,

@@ -60,10 +60,19 @@ export const ServerEvidenceSchema = Type.Object(
 
 const FigureProperties = {
   browsers: Type.Union([Type.Integer({ minimum: K_FLOOR }), Type.Null()], { description: `Distinct browsers with this value in the window, the submitter's included; null when fewer than ${K_FLOOR} (then \`rare\`).` }),
-  rare: Type.Boolean({ description: 'Fewer than `k` browsers have the value: never counted exactly; `share` is then an upper bound, `oneIn` and `bits` lower bounds (from k − 1 browsers).' }),
-  share: Type.Number({ description: 'browsers / population (6 decimals).' }),
-  oneIn: Type.Number({ description: 'population / browsers: "one in N" (2 decimals).' }),
+  rare: Type.Boolean({ description: "Fewer than `k` of this instance's browsers have the value: never counted exactly; the instance's part of `share` is then an upper bound (from k − 1 browsers), so is the figure where those counts weigh in (`bound`)." }),
+  share: Type.Number({ description: "The share of browsers with the value (6 decimals; 6 significant digits under a millionth): this instance's browsers / population, the reference dataset's share, or their blend (`source`)." }),
+  oneIn: Type.Number({ description: '1 / share: "one in N" (2 decimals).' }),
   bits: Type.Number({ description: 'Identifying information, −log2(share) (3 decimals).' }),
+  // Issue 59: the reference population. Absent on tasks stored before it (their figures are the instance's alone).
+  source: Type.Optional(
+    Type.Union([Type.Literal('reference'), Type.Literal('blended'), Type.Literal('instance')], {
+      description: "Where share, oneIn and bits come from: the reference dataset alone (this instance's counts weigh nothing yet), both blended, or this instance's counts alone (it has counted enough browsers, or the dataset lacks the attribute: then inReference is false).",
+    }),
+  ),
+  inReference: Type.Optional(Type.Boolean({ description: 'Whether the reference dataset has this attribute (fingerprint: any of its attributes, listed in `covered`).' })),
+  referenceShare: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: "The value's share among the reference dataset's browsers (6 significant digits); null when the dataset lacks it." })),
+  bound: Type.Optional(Type.Boolean({ description: 'share is an upper bound, oneIn and bits lower bounds: the value is rare on this instance (and its counts weigh in), or the reference does not list it.' })),
 }
 
 /** results.uniqueness (issue 48, src/core/uniqueness.ts; docs/uniqueness.md). */
@@ -72,12 +81,15 @@ export const UniquenessSchema = Type.Union(
     Type.Object({
       population: Type.Integer({ minimum: 1, description: "Distinct browsers this service counted for the tool in the window, the submitter's included: one per network (IPv4 address, IPv6 /64) and combination of values." }),
       windowDays: Type.Integer({ description: 'The window, in days (UNIQUENESS_WINDOW_DAYS; never longer than TASK_RETENTION_DAYS).' }),
-      meaningful: Type.Boolean({ description: 'population ≥ minimumPopulation; below it the figures are not yet meaningful.' }),
+      meaningful: Type.Boolean({ description: "population ≥ minimumPopulation: this instance's own counts are meaningful; below it only the figures from the reference (source 'reference') say much." }),
       minimumPopulation: Type.Integer({ description: `Currently ${MEANINGFUL_POPULATION}.` }),
       k: Type.Integer({ description: `Values fewer than k browsers have are rare (never an exact count); currently ${K_FLOOR}.` }),
       perRange: Type.Integer({ description: 'New browsers one range (IPv4 /24, IPv6 /48) adds per tool and window (UNIQUENESS_BROWSERS_PER_RANGE): the flood bound.' }),
       browser: Type.Union([Type.Literal('seen before'), Type.Literal('new'), Type.Literal('not counted: its range is full')], { description: 'Whether this browser was counted before, is counted now, or is in its own figures only (its range added perRange browsers already).' }),
-      fingerprint: Type.Object(FigureProperties, { description: "The whole combination (browser-fingerprint: the visitor id): how many browsers share every value." }),
+      fingerprint: Type.Object(
+        { ...FigureProperties, covered: Type.Optional(Type.Array(Type.String(), { description: "The attributes the reference's figure for the combination covers (the product of their shares within each browser family and system)." })) },
+        { description: "The whole combination (browser-fingerprint: the visitor id): how many browsers share every value." },
+      ),
       attributes: Type.Array(
         Type.Object({
           name: Type.String(),
@@ -86,6 +98,21 @@ export const UniquenessSchema = Type.Union(
           ...FigureProperties,
         }),
         { description: 'Each identifying attribute, the rarest first.' },
+      ),
+      reference: Type.Optional(
+        Type.Union([
+          Type.Object({
+            name: Type.String({ description: 'The dataset (npm package), e.g. fingerprint-generator.' }),
+            version: Type.String(),
+            license: Type.String(),
+            url: Type.String(),
+            date: Type.String({ description: "The dataset's date (YYYY-MM-DD)." }),
+            fingerprints: Type.Integer({ description: "Real browsers' fingerprints the dataset was learned from." }),
+            weight: Type.Integer({ description: "The reference's weight in browsers: the instance's counts weigh n/(n + weight), rescaled from [0.1, 0.9] to [0, 1] (n: the browsers counted besides the submitter's)." }),
+            instanceWeight: Type.Number({ description: "How much this instance's counts weigh in a blended figure, 0 to 1 (3 decimals)." }),
+          }),
+          Type.Null(),
+        ], { description: 'The reference population this tool\'s figures use (docs/uniqueness.md); null when the dataset has none of its attributes.' }),
       ),
     }),
     Type.Null(),

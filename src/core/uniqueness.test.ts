@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'bun:test'
-import { boundShift, countedPairs, COMBINATION, figure, identifyingAttributes, IDENTIFYING_TOOLS, POPULATION, sightingKeys, uniquenessOf } from './uniqueness'
+import { blendWeight } from './reference/blend'
+import type { ToolReference } from './reference/reference'
+import { boundShift, countedPairs, COMBINATION, figure, identifyingAttributes, IDENTIFYING_TOOLS, POPULATION, REFERENCE_WEIGHT, sightingKeys, uniquenessOf } from './uniqueness'
 
 describe('figure', () => {
   test('share, one in N and bits of a value 25 of 1,000 browsers have', () => {
@@ -75,7 +77,9 @@ describe('uniquenessOf', () => {
     expect(u.population).toBe(400)
     expect(u.browser).toBe('new')
     expect(u.meaningful).toBe(true)
-    expect(u.fingerprint).toEqual({ browsers: null, rare: true, share: 0.01, oneIn: 100, bits: 6.644 })
+    // Without a reference population the figures are the instance's alone, and say so.
+    expect(u.fingerprint).toEqual({ browsers: null, rare: true, share: 0.01, oneIn: 100, bits: 6.644, source: 'instance', inReference: false, referenceShare: null, bound: true })
+    expect(u.reference).toBeNull()
     expect(u.attributes.map((a) => [a.name, a.browsers, a.bits])).toEqual([
       ['screen.available', 60, 2.737],
       ['screen.size', 100, 2],
@@ -90,6 +94,62 @@ describe('uniquenessOf', () => {
     expect([seen.population, seen.fingerprint.browsers, seen.browser, seen.meaningful, seen.windowDays]).toEqual([50, 7, 'seen before', false, 30])
     const full = uniquenessOf(id, { browsers, counted: false, rangeBrowsers: 4 }, { windowDays: 30, perRange: 4 })
     expect([full.population, full.fingerprint.browsers, full.browser]).toEqual([51, 8, 'not counted: its range is full'])
+  })
+})
+
+describe('uniquenessOf with a reference population (issue 59)', () => {
+  const id = identifyingAttributes('screen-display', { display: { screen: { width: 1920, height: 1080, availWidth: 1920, availHeight: 1040, colorDepth: 24 }, devicePixelRatio: 1, colorGamut: 'srgb' } }, 'UA')!
+  const hash = (name: string) => id.attributes.find((a) => a.name === name)!.hash
+  // Two groups of a made-up dataset: screen.size 1920×1080 is 20 % of all (10 % of one group, 40 % of the other).
+  const table = (v: number, other = 0) => ({ values: { [hash('screen.size')]: v }, other })
+  const ref: ToolReference = {
+    dataset: { name: 'made-up', version: '1.0.0', license: 'Apache-2.0', what: 'test', url: 'https://example.org', date: '2026-01-01', fingerprints: 10_000, coverage: 0.999 },
+    groups: { '*': 1, 'a/x': 2 / 3, 'b/y': 1 / 3 },
+    tables: { 'screen.size': { '*': table(0.2, 0.8), 'a/x': table(0.1, 0.9), 'b/y': table(0.4, 0.6) } },
+  }
+  const at = (population: number, count: number) => uniquenessOf(id, { browsers: { [POPULATION]: population - 1, 'screen.size': count - 1, [COMBINATION]: count - 1 }, counted: false, rangeBrowsers: 0 }, { windowDays: 90, perRange: 4, reference: ref })
+  const size = (u: ReturnType<typeof at>) => u.attributes.find((a) => a.name === 'screen.size')!
+
+  test("a new instance's first visit: bits and one in N from the reference, the dataset named, not a bound", () => {
+    const u = at(1, 1)
+    expect(size(u)).toMatchObject({ source: 'reference', inReference: true, referenceShare: 0.2, share: 0.2, oneIn: 5, bits: 2.322, bound: false, browsers: null, rare: true })
+    expect(u.reference).toEqual({ name: 'made-up', version: '1.0.0', license: 'Apache-2.0', url: 'https://example.org', date: '2026-01-01', fingerprints: 10_000, weight: REFERENCE_WEIGHT, instanceWeight: 0 })
+    // The whole combination from the reference: the mixture over the groups, within what it covers.
+    expect(u.fingerprint).toMatchObject({ source: 'reference', covered: ['screen.size'], bound: false })
+    expect(u.fingerprint.share).toBeCloseTo((2 / 3) * 0.1 + (1 / 3) * 0.4, 6)
+  })
+
+  test('an attribute the dataset lacks says so and is the instance\'s alone', () => {
+    const gamut = at(1, 1).attributes.find((a) => a.name === 'colorGamut')!
+    expect(gamut).toMatchObject({ source: 'instance', inReference: false, referenceShare: null, rare: true, bound: true, share: 1 })
+  })
+
+  test("the blend moves from the reference to the instance's own share as its counts grow", () => {
+    // The instance sees 1920×1080 on half its browsers; the reference on a fifth.
+    const populations = [1, 100, 112, 500, 1001, 3000, 9001, 20_000]
+    const shares = populations.map((n) => size(at(n, Math.ceil(n / 2))))
+    expect(shares.map((f) => f.source)).toEqual(['reference', 'reference', 'reference', 'blended', 'blended', 'blended', 'instance', 'instance'])
+    // Ever closer to the instance's own share.
+    const distance = shares.map((f, i) => Math.abs(f.share - Math.ceil(populations[i]! / 2) / populations[i]!))
+    for (let i = 1; i < shares.length; i++) expect(distance[i]!).toBeLessThanOrEqual(distance[i - 1]! + 1e-6)
+    expect(distance.at(-1)!).toBeLessThan(1e-6)
+    expect(shares[4]!.share).toBeCloseTo(0.5 * 0.2 + 0.5 * (501 / 1001), 5)
+    expect(shares.at(-1)!.share).toBeCloseTo(0.5, 3)
+    expect(blendWeight(111)).toBe(0)
+    expect(blendWeight(1000)).toBeCloseTo(0.5, 10)
+    expect(blendWeight(9000)).toBe(1)
+  })
+
+  test('the k floor holds in the blend: 1 and 4 browsers with the value give the same figures', () => {
+    expect(size(at(2000, 1))).toEqual(size(at(2000, 4)))
+    expect(size(at(2000, 4))).toMatchObject({ browsers: null, rare: true, bound: true, source: 'blended' })
+    expect(size(at(2000, 5))).toMatchObject({ browsers: 5, rare: false, bound: false })
+  })
+
+  test('a value the reference does not list is a bound: at most its other share', () => {
+    const other = identifyingAttributes('screen-display', { display: { screen: { width: 3001, height: 1999, availWidth: 3001, availHeight: 1999, colorDepth: 24 } } }, 'UA')!
+    const u = uniquenessOf(other, { browsers: {}, counted: false, rangeBrowsers: 0 }, { windowDays: 90, perRange: 4, reference: ref })
+    expect(u.attributes.find((a) => a.name === 'screen.size')).toMatchObject({ source: 'reference', share: 0.8, bound: true })
   })
 })
 

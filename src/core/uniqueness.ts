@@ -24,6 +24,8 @@ import { hashHex, hashValue } from '../../common/hash'
 import type { ToolId } from '../../common/tools'
 import { networkKey, rangeKey } from './ip'
 import { hashSecret } from './keys'
+import { blended, blendWeight, REFERENCE_WEIGHT, type SourceFields } from './reference/blend'
+import { attributeShare, combinationShare, type ReferenceShare, type ToolReference } from './reference/reference'
 
 /** Values fewer browsers than this have are "fewer than K" (the submitter included). */
 export const K_FLOOR = 5
@@ -35,6 +37,7 @@ export const DEFAULT_WINDOW_DAYS = 90
 export const DEFAULT_PER_RANGE = 4
 /** Counter rows per value, so that one common value's count is not one hot row (db/uniqueness.ts). */
 export const COUNT_SHARDS = 8
+export { REFERENCE_WEIGHT }
 /** The attribute names the population and the whole combination are counted under. */
 export const POPULATION = '*'
 export const COMBINATION = '#'
@@ -233,10 +236,30 @@ export interface Figure {
   bits: number
 }
 
-export interface AttributeFigure extends Figure {
+
+/** A figure with where it comes from (issue 59). Old stored figures have no source: the instance's alone. */
+export interface SourcedFigure extends Figure, Partial<SourceFields> {}
+
+export interface AttributeFigure extends SourcedFigure {
   name: string
   label: string
   shown: string | null
+}
+
+/** The dataset the reference figures come from, and how much the instance's counts weigh. */
+export interface ReferenceUsed {
+  name: string
+  version: string
+  license: string
+  url: string
+  /** The dataset's date. */
+  date: string
+  /** Real browsers' fingerprints the dataset was learned from. */
+  fingerprints: number
+  /** REFERENCE_WEIGHT. */
+  weight: number
+  /** How much this instance's own counts weigh in a blended figure, 0 to 1 (blendWeight). */
+  instanceWeight: number
 }
 
 export interface Uniqueness {
@@ -251,10 +274,12 @@ export interface Uniqueness {
   perRange: number
   /** This browser: counted before, counted now, or not counted (its range is full). */
   browser: 'seen before' | 'new' | 'not counted: its range is full'
-  /** The whole combination (browser-fingerprint: the visitor id). */
-  fingerprint: Figure
+  /** The whole combination (browser-fingerprint: the visitor id); `covered`: the attributes the reference's figure covers. */
+  fingerprint: SourcedFigure & { covered?: string[] }
   /** Rarest first. */
   attributes: AttributeFigure[]
+  /** The reference population this tool's figures use; null when the dataset has none of its attributes. */
+  reference?: ReferenceUsed | null
 }
 
 const round = (x: number, digits: number) => Number(x.toFixed(digits))
@@ -273,11 +298,13 @@ export function figure(count: number, population: number, k = K_FLOOR, others = 
   return { browsers: count, rare: false, share: round(count / population, 6), oneIn: round(population / count, 2), bits: round(Math.log2(population / count), 3) }
 }
 
+
+
 /**
  * The figures of a submission from the counts before it: the submitter's browser added once
  * when it was not counted yet. `willAdd`: whether recording will add it (its range has room).
  */
-export function uniquenessOf(id: Identifying, before: CountsBefore, o: { windowDays: number; perRange: number; k?: number; minimum?: number }): Uniqueness {
+export function uniquenessOf(id: Identifying, before: CountsBefore, o: { windowDays: number; perRange: number; k?: number; minimum?: number; reference?: ToolReference | null; referenceWeight?: number }): Uniqueness {
   const k = o.k ?? K_FLOOR
   const minimum = o.minimum ?? MEANINGFUL_POPULATION
   const plus = before.counted ? 0 : 1
@@ -287,9 +314,15 @@ export function uniquenessOf(id: Identifying, before: CountsBefore, o: { windowD
   // a value above the floor, so they cannot tell it whether anyone else has the value.
   const others = (name: string) => 1 + Math.max(0, (before.browsers[name] ?? 0) - (before.ownRange?.[name] ?? 0))
   const population = count(POPULATION)
+  const ref = o.reference ?? null
+  const weight = o.referenceWeight ?? REFERENCE_WEIGHT
+  const w = blendWeight(population - 1, weight)
+  const sourced = (instance: Figure, share: ReferenceShare | null): SourcedFigure => (share ? blended(instance, share, w) : { ...instance, source: 'instance', inReference: false, referenceShare: null, bound: instance.rare })
   const attributes = id.attributes
-    .map((a) => ({ name: a.name, label: a.label, shown: a.shown, ...figure(count(a.name), population, k, others(a.name)) }))
+    .map((a) => ({ name: a.name, label: a.label, shown: a.shown, ...sourced(figure(count(a.name), population, k, others(a.name)), ref && attributeShare(ref, a.name, a.hash)) }))
     .sort((x, y) => y.bits - x.bits || x.name.localeCompare(y.name))
+  const combination = ref && combinationShare(ref, id.attributes)
+  const whole = sourced(figure(count(COMBINATION), population, k, others(COMBINATION)), combination)
   return {
     population,
     windowDays: o.windowDays,
@@ -298,8 +331,9 @@ export function uniquenessOf(id: Identifying, before: CountsBefore, o: { windowD
     k,
     perRange: o.perRange,
     browser: before.counted ? 'seen before' : before.rangeBrowsers < o.perRange ? 'new' : 'not counted: its range is full',
-    fingerprint: figure(count(COMBINATION), population, k, others(COMBINATION)),
+    fingerprint: combination ? { ...whole, covered: combination.covered } : whole,
     attributes,
+    reference: ref && (combination || attributes.some((a) => a.inReference)) ? { name: ref.dataset.name, version: ref.dataset.version, license: ref.dataset.license, url: ref.dataset.url, date: ref.dataset.date, fingerprints: ref.dataset.fingerprints, weight, instanceWeight: round(w, 3) } : null,
   }
 }
 

@@ -7,6 +7,7 @@ import type { ResponseSigner } from '../signing'
 import type { JudgeContext } from '../checks/define'
 import type { ProxyHeaderMap } from '../evidence/proxy-fingerprints'
 import type { Metrics } from '../metrics'
+import type { ReferenceData } from '../core/reference/reference'
 
 /** Everything the app needs from the outside world; src/main.ts builds it, tests fake it. */
 export interface AppDeps {
@@ -54,8 +55,10 @@ export interface AppDeps {
   /**
    * How identifying a browser is (src/core/uniqueness.ts): the window in days and the new
    * browsers one range adds per tool; DEFAULT_WINDOW_DAYS and DEFAULT_PER_RANGE when omitted.
+   * `reference`: the reference population (src/reference-population.ts, issue 59); without it
+   * the figures are the instance's counts alone.
    */
-  uniqueness?: { windowDays: number; perRange: number } | undefined
+  uniqueness?: { windowDays: number; perRange: number; reference?: ReferenceData | null | undefined } | undefined
   /** Keys an account may create on the dashboard (MAX_KEYS_PER_ACCOUNT); DEFAULT_MAX_KEYS_PER_ACCOUNT when omitted. */
   maxKeysPerAccount?: number | undefined
   /**

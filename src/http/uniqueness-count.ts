@@ -1,10 +1,12 @@
 // After a submission is judged: how identifying its browser is (src/core/uniqueness.ts), from
-// the counts db/uniqueness.ts keeps, as `results.uniqueness`, and the sighting that the task's
-// insert records. The page's report shows what its stored task was given.
+// the counts db/uniqueness.ts keeps and the reference population in memory (issue 59), as
+// `results.uniqueness`, and the sighting that the task's insert records. The page's report
+// shows what its stored task was given.
 
 import type { ToolId } from '../../common/tools'
 import { countsBefore, storedUniqueness, type Sighting } from '../../db/uniqueness'
 import { isDatabaseUnavailable } from '../../db/unavailable'
+import { toolReference } from '../core/reference/reference'
 import { countedPairs, DEFAULT_PER_RANGE, DEFAULT_WINDOW_DAYS, identifyingAttributes, IDENTIFYING_TOOLS, sightingKeys, uniquenessOf } from '../core/uniqueness'
 import type { AppDeps } from './deps'
 
@@ -39,7 +41,7 @@ export async function countUniqueness(
     const keys = sightingKeys(tool, args.storedIp, id.combination)
     const { names, values } = countedPairs(id)
     const before = await countsBefore(deps.db, { tool, keys, names, values, now: args.now })
-    results.uniqueness = uniquenessOf(id, before, { windowDays, perRange })
+    results.uniqueness = uniquenessOf(id, before, { windowDays, perRange, reference: toolReference(deps.uniqueness?.reference, tool) })
     return args.report !== undefined ? null : { tool, keys, names, values, seen: args.now, perRange }
   } catch (error) {
     log(`Cannot count how identifying a ${tool} submission is (${isDatabaseUnavailable(error) ? 'the database did not answer' : 'the query failed'}): ${error instanceof Error ? error.message : String(error)}`)

@@ -15,6 +15,8 @@
 // are. A person of each engine walks every tool page over HTTPS; every other walk is a first and
 // a second page, then /run (walks.ts says which, and why). Spoofers are Playwright with Apify's
 // fingerprint-injector wearing a Windows and a macOS Chrome fingerprint on this Linux machine.
+// Two people browse behind a TLS-inspecting proxy (proxy-people.ts, issue 56): their
+// tls-fingerprint tasks, and their bot-detector tasks over HTTPS, must warn tls-interception.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -133,8 +133,10 @@ export const botDetector = defineTool({
     [tlsFingerprintFamily, 40],
     [http2FingerprintFamily, 30],
     [tlsVersion, 60],
-    // A proven browser behind a TLS-inspecting middlebox: worth telling, not held against the person (warns: 5 points).
-    [tlsInterception, 10],
+    // A proven browser behind a TLS-inspecting middlebox: worth telling, not held against the
+    // person (warns: 1 point, so that a person's other harmless warnings, a VM's software GL,
+    // keep them where every other person is). The tls-fingerprint tool weighs it as its finding.
+    [tlsInterception, 2],
     [replayedRun, 60],
     [pageRan, 60],
     [headerOrderWire, 25],

@@ -96,7 +96,9 @@ function table(mass: Map<string, number>, total: number): ReferenceTable {
     values[hash] = sig(m / total)
     kept += m
   }
-  return { values, other: sig(Math.max(0, 1 - kept / total)) }
+  // Below a billionth the rest is the float sums' error, not a value.
+  const other = 1 - kept / total
+  return { values, other: other < 1e-9 ? 0 : sig(other) }
 }
 
 function main() {

@@ -2,6 +2,7 @@
 // <body data-task>, then show the server's judgement of them (an HTML report the server
 // renders from the same data). The page never scores itself.
 
+import { openHashTarget, watchHashTargets } from './open-target'
 import type { Static } from '@sinclair/typebox'
 import type { SignalResult } from '../../common/signal'
 import type { TOOL_SIGNALS } from '../../common/signals'
@@ -65,6 +66,8 @@ function pageSlot(): Slot {
       const target = document.getElementById('report')
       // The report is HTML the server rendered with every value escaped.
       if (target) target.innerHTML = html
+      // A link to a check (#check-…) opens its folded table, now that the report is here.
+      openHashTarget()
     },
     failed() {
       document.body.dataset.error = 'true'
@@ -73,6 +76,7 @@ function pageSlot(): Slot {
 }
 
 export async function runToolPage(plan: ToolPlan): Promise<void> {
+  watchHashTargets()
   await runPlan(plan, pageSlot())
 }
 

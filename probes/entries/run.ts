@@ -25,6 +25,7 @@ import { tlsFingerprintPlan } from '../plans/tls-fingerprint'
 import { vpnDetectorPlan } from '../plans/vpn-detector'
 import { webrtcLeakPlan } from '../plans/webrtc-leak'
 import { showOverview } from '../core/run-overview'
+import { openHashTarget, watchHashTargets } from '../core/open-target'
 
 const botDetector = botDetectorPlan()
 
@@ -69,6 +70,8 @@ function sectionSlot(section: HTMLElement): Slot {
       target.innerHTML = html
       const tool = section.dataset.runTool ?? ''
       for (const el of target.querySelectorAll<HTMLElement>('[id]')) el.id = `${tool}--${el.id}`
+      // Its links to its own rows ("what was found") follow them.
+      for (const a of target.querySelectorAll<HTMLAnchorElement>('a[href^="#"]')) a.setAttribute('href', `#${tool}--${a.getAttribute('href')!.slice(1)}`)
       for (const el of target.querySelectorAll<HTMLElement>('[aria-label="Results"]')) el.setAttribute('aria-label', `${section.dataset.title ?? tool} results`)
     },
     failed() {
@@ -111,7 +114,9 @@ async function run(): Promise<void> {
     }),
   )
   showOverview(sections)
+  openHashTarget()
   if (document.body.dataset.run) pageStatus(`Done. Run ${runId}: ${stored.length} tasks stored.`)
 }
 
+watchHashTargets()
 void run()

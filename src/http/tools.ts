@@ -2,7 +2,7 @@
 
 import { Elysia } from 'elysia'
 import { TOOL_IDS, TOOLS, type ToolId } from '../../common/tools'
-import { IndexPage, NotFoundPage, ToolPage } from '../pages/tools'
+import { IndexPage, NotFoundPage, ToolPage, type UnavailableTools } from '../pages/tools'
 import { ReportFragment, type ReportResults } from '../pages/report'
 import { reportAdmission, type ReportCharge } from './report-budget'
 import { requestClientIp } from './client-ip'
@@ -41,6 +41,16 @@ function probeScripts(assets: AppDeps['assets']): ReadonlyMap<ToolId, string> {
   )
 }
 
+/**
+ * The tools this instance cannot run as it is set up, each with why in plain words: dns-leak
+ * without a DNS zone (nothing for the page to look up, no resolver to observe).
+ */
+export function unavailableTools(evidence: AppDeps['evidence']): UnavailableTools {
+  const out = new Map<ToolId, string>()
+  if (evidence?.dnsZone === undefined) out.set('dns-leak', 'it needs a DNS zone of its own, which is not set up here')
+  return out
+}
+
 export function toolsPages(deps: AppDeps) {
   const { assets, clock, trustedProxies, db, random } = deps
   const pageNonceLimit = deps.pageNonceLimit ?? DEFAULT_PAGE_NONCE_LIMIT
@@ -51,7 +61,8 @@ export function toolsPages(deps: AppDeps) {
   if (deps.evidence?.stunPort !== undefined) listenerData['data-stun-port'] = String(deps.evidence.stunPort)
   if (deps.evidence?.dnsZone !== undefined) listenerData['data-dns-zone'] = deps.evidence.dnsZone
   // The index is the same for everyone: rendered once, then served from memory (src/http/rendered.ts).
-  const index = renderedOnce(() => IndexPage({ assets }))
+  const unavailable = unavailableTools(deps.evidence)
+  const index = renderedOnce(() => IndexPage({ assets, unavailable }))
   const runScript = assets.url(probeAsset('run'))
   /** A page that runs probes: never cached, asks for the client hints, lets the probes reach the listeners. */
   const probePageHeaders = (request: Request) => ({
@@ -95,7 +106,7 @@ export function toolsPages(deps: AppDeps) {
       const network = hashSecret(networkKey(clientIp))
       await issueNonces(db, { pages, runId, now: clock(), ttlSeconds: NONCE_TTL_SECONDS, clientIp, network, maxUnused: Math.max(pageNonceLimit, pages.length) })
       for (const p of pages) await fileListenerEvidence(db, request, p.nonce, clock(), clientIp)
-      const page = await RunPage({ assets, script: runScript, runId, pages, pageData: listenerData, credits: IP_DATA_ATTRIBUTIONS })
+      const page = await RunPage({ assets, script: runScript, runId, pages, pageData: listenerData, credits: IP_DATA_ATTRIBUTIONS, unavailable })
       return new Response(page, { headers: probePageHeaders(request) })
     })
     .post(

@@ -239,6 +239,8 @@ export function ApiDocsPage(props: { doc: ApiDocument; baseUrl: string; assets: 
         </pre>
       </section>
 
+      <OperatorSettings />
+
       <section aria-labelledby="authentication">
         <h2 id="authentication">Authentication</h2>
         <table>
@@ -336,5 +338,44 @@ export function SchemaPage(props: { doc: ApiDocument; name: string; assets: Asse
       </p>
       <SchemaSection name={name} schema={schema} href={schemaHrefs(doc, 'own-page')} level="h1" />
     </Layout>
+  )
+}
+
+/**
+ * What an operator sets for the tools that need more than the web server: the pages say so in
+ * one sentence and link here (src/pages/tools.tsx OPERATIONS_HREF); the repository's
+ * docs/operations.md and docs/listeners.md say the rest.
+ */
+function OperatorSettings(): JSX.Element {
+  const rows: Array<[string, string, string]> = [
+    ['TLS / JA3, and the handshake checks of other tools', 'TLS_PORT (on by default, 3443), TLS_CERT_FILE and TLS_KEY_FILE', 'The HTTPS listener reads the TLS handshake and HTTP/2 frames of the connection. Without a certificate of your own it makes a self-signed one, which browsers warn about until it is trusted: give it a real certificate (or put it behind a TLS-terminating proxy that sends fingerprint headers, TLS_FINGERPRINT_HEADERS from TRUSTED_PROXIES).'],
+    ['DNS Leak Test', 'DNS_ZONE (and DNS_PORT, 53 by default)', 'A DNS zone delegated to this service (an NS record pointing at it): the page looks up random names in it and the service sees which resolvers ask. Without one the test is not available.'],
+    ['WebRTC Leak, VPN / Proxy Detector (STUN/TURN checks)', 'STUN_PORT (on by default, 3478)', 'The STUN/TURN listener sees the address the browser’s UDP traffic leaves from.'],
+  ]
+  return (
+    <section class="card" aria-labelledby="operations">
+      <h2 id="operations">Running an instance: what the operator sets</h2>
+      <p>
+        Most tools need nothing but the web server. These need something only the operator of an instance can set
+        up; a page whose test could not run says so and links here.
+      </p>
+      <table>
+        <TableHead columns={['Tool', 'Setting', 'What it does']} />
+        <tbody>
+          {rows.map(([tool, setting, what]) => (
+            <tr>
+              <td safe>{tool}</td>
+              <td>
+                <code safe>{setting}</code>
+              </td>
+              <td safe>{what}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p class="hint">
+        The repository’s <code>docs/operations.md</code> and <code>docs/listeners.md</code> describe every setting.
+      </p>
+    </section>
   )
 }

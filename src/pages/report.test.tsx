@@ -25,7 +25,9 @@ test('a task whose main evidence was not collected says "Not tested", why and wh
   expect(html).toContain('Handshake not tested: certificate not trusted.')
   expect(html).not.toContain('score out of 100')
   expect(html).not.toContain('<div class="score">100</div>')
-  expect(html).toContain('<a href="https://127.0.0.1:3443/tools/tls-fingerprint">https://127.0.0.1:3443/tools/tls-fingerprint</a>')
+  // One click to where it can be tested, and what the certificate warning there means.
+  expect(html).toContain('<a class="button-primary" href="https://127.0.0.1:3443/tools/tls-fingerprint">Run it over HTTPS</a>')
+  expect(html).toContain('data-certificate-note')
   const tested = await ReportFragment({ tool: 'tls-fingerprint', results: results({ summary: clean, checks: [] }) })
   expect(tested).toContain('score out of 100')
   expect(tested).toContain('data-tested="true"')
@@ -40,6 +42,9 @@ test('each check is a row whose cells carry their column name (the blocks of a n
 test('the ruleset that judged the task is named in small print, when the task has one', async () => {
   const html = String(await ReportFragment({ tool: 'ip-leak', results: results({ ruleset: 'r1-0123456789abcdef' }) }))
   expect(html).toContain('<p class="hint" data-ruleset>Judged under ruleset r1-0123456789abcdef')
+  // Inside the folded checks, after the table.
+  expect(html.indexOf('data-ruleset')).toBeGreaterThan(html.indexOf('<details class="checks-fold"'))
+  expect(html.indexOf('data-ruleset')).toBeLessThan(html.indexOf('</details>'))
   expect(String(await ReportFragment({ tool: 'ip-leak', results: results({}) }))).not.toContain('data-ruleset')
 })
 
@@ -50,4 +55,22 @@ test('tls-fingerprint: a proven browser whose connection a middlebox re-encrypts
   const html = String(await ReportFragment({ tool: 'tls-fingerprint', results: results({ summary: clean, checks: [warned], verdict: `The client claims chrome 156 (blink) on linux, consistently. ${REENCRYPTED_TEXT}` }) }))
   expect(html).toContain('decrypted and re-encrypted on its way here, by a proxy, security software or a company gateway')
   expect(html).toContain('It is not held against you')
+})
+
+test('the report leads with the answer: the headline, then what was found, then every check folded in a closed <details>', async () => {
+  const html = String(await ReportFragment({ tool: 'ip-leak', results: results({}) }))
+  const headline = html.indexOf('class="headline"')
+  const found = html.indexOf('class="report-findings"')
+  const fold = html.indexOf('<details class="checks-fold" data-checks>')
+  expect([headline >= 0, found > headline, fold > found]).toEqual([true, true, true])
+  expect(html).not.toContain('<details class="checks-fold" data-checks open')
+  // The finding is said by what was found, and links to its row.
+  expect(html).toContain('<a href="#check-webdriver-flag">')
+  expect(html).toContain('<tr id="check-webdriver-flag"')
+})
+
+test('nothing failed or warned: the findings say so in one line', async () => {
+  const passed: Check = { ...checks[0]!, verdict: 'pass', points: 0 }
+  const html = String(await ReportFragment({ tool: 'ip-leak', results: results({ checks: [passed], summary: { total: 1, passed: 1, failed: 0, warnings: 0, score: 100 } }) }))
+  expect(html).toContain('<p class="found-none">Nothing failed or warned.</p>')
 })

@@ -15,18 +15,22 @@ import { ToolPicture } from './pictures'
 import { UniquenessPicture } from './pictures/uniqueness'
 import type { Uniqueness } from '../core/uniqueness'
 import { TableHead } from './table-head'
+import { namesSetting, plainValue, plainWords } from './plain-words'
+import { foundText } from '../core/check-found'
+import { OPERATIONS_HREF } from './operations-link'
 
-
-function observedText(v: unknown): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v)
-  if (s === undefined) return '—'
-  return s.length > 400 ? `${s.slice(0, 400)}…` : s
-}
 
 export function verdictLabel(score: number): string {
   if (score >= 80) return 'Looks like an ordinary, consistent browser'
   if (score > 40) return 'Suspicious: some checks failed'
   return 'Automation, spoofing or leaks detected'
+}
+
+/** bot-detector's verdict (`bot`, `suspicious`, `human`) as a person reads it. */
+const BOT_VERDICTS: Readonly<Record<string, string>> = {
+  bot: 'A bot: this browser is driven by automation',
+  suspicious: 'Suspicious: some signs of automation',
+  human: 'Looks like a person’s ordinary browser',
 }
 
 const COLUMNS = ['Check', 'Verdict', 'Observed', 'Expected', 'Why it matters'] as const
@@ -35,7 +39,7 @@ const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 function Headline(props: { results: ReportResults }): JSX.Element {
   const { summary, checks, untested } = props.results
   const frameworks = Array.isArray(props.results.frameworks) ? props.results.frameworks.filter((f): f is string => typeof f === 'string') : []
-  const verdict = typeof props.results.verdict === 'string' ? props.results.verdict : verdictLabel(summary.score)
+  const verdict = typeof props.results.verdict === 'string' ? (BOT_VERDICTS[props.results.verdict] ?? props.results.verdict) : verdictLabel(summary.score)
   const counts = `${summary.passed} passed · ${summary.warnings} warnings · ${summary.failed} failed · ${checks.length - summary.total} not applicable`
   return (
     <div class="headline">
@@ -55,26 +59,17 @@ function Headline(props: { results: ReportResults }): JSX.Element {
         {untested ? (
           <>
             <p class="untested-reason" safe>
-              {`${capital(untested.reason)}.`}
+              {`${capital(plainWords(untested.reason))}.`}
             </p>
-            {untested.url ? (
-              <p data-untested-link>
-                {'Test it: '}
-                <a href={untested.url} safe>
-                  {untested.url}
-                </a>
-              </p>
-            ) : (
-              ''
-            )}
+            {untested.url ? <UntestedLink url={untested.url} /> : ''}
             <p class="muted" safe>
-              {`Only what could run was judged (${counts}); the API gives it score ${summary.score} with results.tested false.`}
+              {`Only what could run was judged: ${counts}.`}
             </p>
           </>
         ) : (
           <>
             <p class="verdict">
-              <strong safe>{verdict}</strong>
+              <strong safe>{plainWords(verdict)}</strong>
             </p>
             <p class="muted" safe>
               {counts}
@@ -100,9 +95,73 @@ function Headline(props: { results: ReportResults }): JSX.Element {
   )
 }
 
-export function ChecksTable(props: { checks: readonly Check[] }): JSX.Element {
-  const order = { fail: 0, warn: 1, pass: 2, na: 3 } as const
-  const sorted = [...props.checks].sort((a, b) => order[a.verdict] - order[b.verdict] || b.points - a.points)
+/**
+ * Where the test could run: over plain HTTP the TLS test needs the HTTPS address, whose
+ * self-made certificate the browser warns about. One click there, and what the warning means.
+ */
+function UntestedLink(props: { url: string }): JSX.Element {
+  const https = props.url.startsWith('https:')
+  return (
+    <div class="untested-link" data-untested-link>
+      <p>
+        <a class="button-primary" href={props.url}>
+          {https ? 'Run it over HTTPS' : 'Run it where it can'}
+        </a>{' '}
+        <span class="muted mono" safe>
+          {props.url}
+        </span>
+      </p>
+      {https ? (
+        <p class="hint" data-certificate-note>
+          Your browser may warn that the connection is not private. This instance uses a certificate it made for
+          itself, as a self-hosted service does until its operator gives it one from a certificate authority: the
+          connection is encrypted, but the browser cannot check who runs the server. Go on only if you trust whoever
+          runs this instance (for your own, you do).
+        </p>
+      ) : (
+        ''
+      )}
+    </div>
+  )
+}
+
+const ORDER = { fail: 0, warn: 1, pass: 2, na: 3 } as const
+const worstFirst = (checks: readonly Check[]) => [...checks].sort((a, b) => ORDER[a.verdict] - ORDER[b.verdict] || b.points - a.points)
+
+/** What was found, in plain words: each check that failed or warned by its finding, worst first, linking to its row. */
+function Findings(props: { tool: ToolId; checks: readonly Check[] }): JSX.Element {
+  const fired = worstFirst(props.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'warn'))
+  return (
+    <div class="report-findings" data-findings={String(fired.length)}>
+      <h3 class="findings-title">What was found</h3>
+      {fired.length ? (
+        <ul class="found-list">
+          {fired.map((c) => (
+            <li class={`found-${c.verdict}`}>
+              <span class={`badge v-${c.verdict}`}>{c.verdict === 'fail' ? 'failed' : 'warning'}</span>{' '}
+              <a href={`#check-${c.id}`} safe>
+                {plainWords(foundText(props.tool, c))}
+              </a>
+              {c.points ? <span class="muted" safe>{` · −${c.points}`}</span> : ''}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p class="found-none">Nothing failed or warned.</p>
+      )}
+    </div>
+  )
+}
+
+/** Does any text of the report name a setting only the operator can change? */
+function needsOperator(results: ReportResults): boolean {
+  if (results.untested && namesSetting(results.untested.reason)) return true
+  if (typeof results.verdict === 'string' && namesSetting(results.verdict)) return true
+  return results.checks.some((c) => c.verdict === 'na' && (namesSetting(c.why) || namesSetting(c.expected) || (typeof c.observed === 'string' && namesSetting(c.observed))))
+}
+
+export function ChecksTable(props: { tool: ToolId; checks: readonly Check[] }): JSX.Element {
+  const sorted = worstFirst(props.checks)
   return (
     <table class="checks">
       <caption class="muted">
@@ -112,10 +171,10 @@ export function ChecksTable(props: { checks: readonly Check[] }): JSX.Element {
       <TableHead columns={COLUMNS} />
       <tbody>
         {sorted.map((c) => (
-          <tr id={`check-${c.id}`} data-check={c.id} class={`row-${c.verdict}`}>
+          <tr id={`check-${c.id}`} data-check={c.id} class={`row-${c.verdict}`} data-found={c.verdict === 'fail' || c.verdict === 'warn' ? plainWords(foundText(props.tool, c)) : undefined}>
             <td class="c-name" data-label={COLUMNS[0]}>
               <span class="check-name" safe>
-                {c.name}
+                {plainWords(c.name)}
               </span>
               <div class="muted check-id" safe>
                 {`${c.id} · ${c.source}`}
@@ -133,14 +192,14 @@ export function ChecksTable(props: { checks: readonly Check[] }): JSX.Element {
             </td>
             <td class="c-observed" data-label={COLUMNS[2]}>
               <code>
-                <Breakable text={observedText(c.observed)} />
+                <Breakable text={plainWords(plainValue(c.observed))} />
               </code>
             </td>
             <td class="c-expected" data-label={COLUMNS[3]}>
-              <Breakable text={c.expected} />
+              <Breakable text={plainWords(c.expected)} />
             </td>
             <td class="c-why muted" data-label={COLUMNS[4]} safe>
-              {c.why}
+              {plainWords(c.why)}
             </td>
           </tr>
         ))}
@@ -157,15 +216,30 @@ function isUniqueness(u: unknown): u is Uniqueness {
 
 export function ReportFragment(props: { tool: ToolId; results: ReportResults }): JSX.Element {
   const { results } = props
+  const { summary, checks } = results
+  const applicable = checks.length - summary.total
   return (
     <section class="card report" aria-label="Results" data-score={String(results.summary.score)} data-tested={results.untested ? 'false' : 'true'}>
       <Headline results={results} />
+      {props.tool === 'bot-detector' ? '' : <Findings tool={props.tool} checks={checks} />}
       <ToolPicture tool={props.tool} results={results} />
       {isUniqueness(results.uniqueness) ? <UniquenessPicture u={results.uniqueness} whole={props.tool === 'browser-fingerprint' ? 'your visitor id (every component together)' : 'this combination of every value below'} /> : ''}
-      <ChecksTable checks={results.checks} />
-      {typeof results.ruleset === 'string' ? (
-        <p class="hint" data-ruleset safe>
-          {`Judged under ruleset ${results.ruleset} (the checks, weights and thresholds: results.ruleset).`}
+      <details class="checks-fold" data-checks>
+        <summary safe>{`Every check (${checks.length}): ${summary.passed} passed, ${summary.warnings} warned, ${summary.failed} failed, ${applicable} not applicable`}</summary>
+        <ChecksTable tool={props.tool} checks={checks} />
+        {typeof results.ruleset === 'string' ? (
+          <p class="hint" data-ruleset safe>
+            {`Judged under ruleset ${results.ruleset} (the checks, weights and thresholds that judged this test).`}
+          </p>
+        ) : (
+          ''
+        )}
+      </details>
+      {needsOperator(results) ? (
+        <p class="hint" data-operator-note>
+          {'Some checks could not run because this instance’s operator has not set up what they need; they are counted as not applicable ('}
+          <a href={OPERATIONS_HREF}>what the operator can set</a>
+          {').'}
         </p>
       ) : (
         ''

@@ -3,10 +3,15 @@
 // (probes/entries/run.ts) runs the tools one after the other, stores one task per tool, sets
 // <body data-run> when all are stored, then shows the overview and each tool's report.
 
+import { escapeHtml } from '@kitajs/html'
 import { TOOLS } from '../../common/tools'
 import type { AssetStore } from '../http/assets'
 import { Layout } from './layout'
-import { Credits, type Credit } from './tools'
+import { OPERATIONS_HREF } from './operations-link'
+import { Credits, type Credit, type UnavailableTools } from './tools'
+
+/** How the whole run is read, shown as text (its `<id>` is no element). */
+const RUN_READ = 'GET /api/antibot/runs/<id>'
 
 export interface RunPageProps {
   assets: AssetStore
@@ -18,6 +23,8 @@ export interface RunPageProps {
   /** Data attributes for <body> the probes read: listener ports and zone. */
   pageData: Record<string, string>
   credits?: readonly Credit[]
+  /** The tools this instance cannot run, with why (src/http/tools.ts unavailableTools). */
+  unavailable?: UnavailableTools
 }
 
 export function RunPage(props: RunPageProps): JSX.Element {
@@ -29,11 +36,18 @@ export function RunPage(props: RunPageProps): JSX.Element {
       footer={props.credits?.length ? <Credits credits={props.credits} /> : undefined}
     >
       <h1>Every test in one run</h1>
-      <p class="muted">
-        Every tool runs here, one after the other, each stored as its own task as its own page would
-        store it. When every task is stored, <code>document.body.dataset.run</code> holds the run's id; read the whole run
-        with <code>GET /api/antibot/runs/&lt;id&gt;</code> and an API key (see the <a href="/docs">API docs</a>).
+      <p>
+        Every test runs here, one after the other, in about a minute. Keep this tab open: when they are done, the
+        overview at the top gives each test's score and what matters most, and each test's report follows below it.
       </p>
+      <details class="developers">
+        <summary>For developers</summary>
+        <p>
+          Each tool's outcome is stored as its own task, as its own page would store it. When every task is stored,{' '}
+          <code>document.body.dataset.run</code> holds the run's id; read the whole run with{' '}
+          <code>{escapeHtml(RUN_READ)}</code> and an API key (see the <a href="/docs">API docs</a>).
+        </p>
+      </details>
       <div id="status" role="status" aria-live="polite" class="card">
         Loading the tests…
       </div>
@@ -45,9 +59,15 @@ export function RunPage(props: RunPageProps): JSX.Element {
         <ol class="run-scores" aria-label="Score of each tool"></ol>
         <h3>What matters most</h3>
         <ol class="run-findings"></ol>
+        <p class="hint" data-run-operator-note hidden>
+          {'Some tests or checks could not run because this instance’s operator has not set up what they need; they are marked as not tested or not applicable ('}
+          <a href={OPERATIONS_HREF}>what the operator can set</a>
+          {').'}
+        </p>
       </section>
       {props.pages.map((p) => {
         const tool = TOOLS.find((t) => t.id === p.tool)!
+        const why = props.unavailable?.get(tool.id)
         return (
           <section
             class="run-tool"
@@ -57,6 +77,7 @@ export function RunPage(props: RunPageProps): JSX.Element {
             data-title={tool.title}
             data-nonce={p.nonce}
             data-turn-secret={p.turnSecret}
+            data-unavailable={why ? 'true' : undefined}
           >
             <h2 id={`title-${tool.id}`}>
               {tool.title}{' '}
@@ -64,6 +85,13 @@ export function RunPage(props: RunPageProps): JSX.Element {
                 (its own page)
               </a>
             </h2>
+            {why ? (
+              <p class="tool-unavailable" safe>
+                {`Not available on this instance: ${why}.`}
+              </p>
+            ) : (
+              ''
+            )}
             <p class="muted run-tool-status">Waiting…</p>
             <div class="run-tool-report"></div>
           </section>

@@ -1,8 +1,10 @@
 // The tool index and the tool pages (the report a page shows after it has submitted is report.tsx).
 
-import { TOOLS } from '../../common/tools'
+import { escapeHtml } from '@kitajs/html'
+import { TOOLS, type ToolId } from '../../common/tools'
 import type { AssetStore } from '../http/assets'
 import { Layout } from './layout'
+import { OPERATIONS_HREF } from './operations-link'
 
 /** A data credit a tool page must show (src/evidence/ipdb.ts IP_DATA_ATTRIBUTIONS). */
 export interface Credit {
@@ -12,24 +14,75 @@ export interface Credit {
   licenceUrl: string
 }
 
-export function IndexPage(props: { assets: AssetStore }): JSX.Element {
+
+/** A tool this instance cannot run as it is set up, with the reason in plain words. */
+/** A tool page's address, shown as text. */
+const TOOL_PATH = '/tools/<tool>'
+
+export type UnavailableTools = ReadonlyMap<ToolId, string>
+
+/**
+ * The home page, for people first: one button into /run (every test in one visit), then each
+ * tool on its own, then what a developer needs (the task id in data-task, the key, the API).
+ * A tool this instance cannot run (dns-leak without a DNS zone) is marked as such, with one
+ * sentence on what the operator would set up.
+ */
+export function IndexPage(props: { assets: AssetStore; unavailable?: UnavailableTools }): JSX.Element {
+  const unavailable = props.unavailable ?? new Map()
   return (
-    <Layout title="Browser tests" assets={props.assets}>
-      <h1>Browser tests</h1>
-      <p class="muted">
-        Open a tool in any browser or headless browser. It runs its tests in the page, stores the outcome as a task and
-        puts the task id in <code>document.body.dataset.task</code>; fetch the task as JSON with an API key from the{' '}
-        <a href="/dashboard">dashboard</a> (see the <a href="/docs">API docs</a>).
-      </p>
-      <div class="grid">
-        {TOOLS.map((t) => (
-          <a class="card" href={`/tools/${t.id}`} style="text-decoration:none;color:inherit">
-            <strong>{t.title}</strong>
-            <div class="muted">{t.blurb}</div>
-            <code safe>{`/tools/${t.id}`}</code>
+    <Layout title="Test your browser" assets={props.assets}>
+      <section class="hero card" aria-labelledby="hero-title">
+        <h1 id="hero-title">How does your browser look to a website?</h1>
+        <p>
+          One visit runs every test here, in about a minute: whether the browser looks automated, what it gives away
+          about you (addresses, fingerprints, fonts, time zone) and whether its story holds together.
+        </p>
+        <p>
+          <a class="button-primary" href="/run">
+            Test my browser
           </a>
-        ))}
-      </div>
+        </p>
+        <p class="hint">Nothing to install: the tests run in this tab, and their results are stored on this service.</p>
+      </section>
+      <h2 id="tools-title">Or one test at a time</h2>
+      <ul class="grid tool-cards" aria-labelledby="tools-title">
+        {TOOLS.map((t) => {
+          const why = unavailable.get(t.id)
+          return (
+            <li class={why ? 'card tool-card unavailable' : 'card tool-card'} data-tool-card={t.id} data-unavailable={why ? 'true' : undefined}>
+              <a href={`/tools/${t.id}`}>
+                <strong>{t.title}</strong>
+              </a>
+              <div class="muted">{t.blurb}</div>
+              {why ? (
+                <p class="tool-unavailable" safe>
+                  {`Not available on this instance: ${why}.`}
+                </p>
+              ) : (
+                ''
+              )}
+            </li>
+          )
+        })}
+      </ul>
+      {unavailable.size ? (
+        <p class="hint" data-operator-note>
+          {'A test marked as not available needs something only the operator of this instance can set up ('}
+          <a href={OPERATIONS_HREF}>how</a>
+          {').'}
+        </p>
+      ) : (
+        ''
+      )}
+      <section class="card developers" aria-labelledby="dev-title">
+        <h2 id="dev-title">For developers</h2>
+        <p>
+          Open a tool in any browser or headless browser at <code>{escapeHtml(TOOL_PATH)}</code>. It runs its tests in the
+          page, stores the outcome as a task and puts the task id in <code>document.body.dataset.task</code>; fetch the
+          task as JSON with an API key from the <a href="/dashboard">dashboard</a> (see the <a href="/docs">API docs</a>).
+          The run page puts its run id in <code>document.body.dataset.run</code> when every tool has stored its task.
+        </p>
+      </section>
     </Layout>
   )
 }

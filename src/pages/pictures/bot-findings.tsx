@@ -30,6 +30,7 @@ export const CLIENT_KINDS: Readonly<Record<string, FindingKind>> = {
   'storage-partitioning': 'markers',
   'stack-sourceurl': 'markers',
   'input-pacing': 'markers',
+  'input-clock': 'markers',
   'playwright-globals': 'markers',
   'selenium-globals': 'markers',
   phantomjs: 'markers',

@@ -12,7 +12,9 @@ import { openTestDatabase, testDrivers, type TestDatabase } from './support/db'
 import { WebClient } from './support/web-client'
 import { uniqueEmail, uniqueName } from './support/unique'
 
-const HOOK_TIMEOUT_MS = 60_000
+// Opening (and dropping) a test database takes what it takes on a loaded machine: no clock of its
+// own (0), so a busy machine never fails a suite before its first test (issue 57).
+const HOOK_TIMEOUT_MS = 0
 const email = (tag: string) => uniqueEmail(tag)
 
 type App = WebClient['app']
@@ -72,7 +74,9 @@ describe.each(testDrivers())('dashboard keys over HTTP on %s', (driver) => {
       const c = await signedIn()
       expect(c.html).toContain('<h2 id="plans-title">Plans</h2>')
       expect(c.html).toContain('<th scope="row">free</th><td>1,000 requests</td>')
-      expect(c.html).toContain('<th scope="row">pro</th><td>50,000 requests</td>')
+      // Only the self-serve plan (issue 57); the operator assigns the others.
+      expect(c.html).not.toContain('<th scope="row">pro</th>')
+      expect(c.html).toContain("A plan's limit is one allowance per account: all your keys on a plan share it")
       for (const label of ['Name', 'Plan', 'Expires']) expect(c.html).toMatch(new RegExp(`<label for="key-[a-z]+">${label}</label>`))
       expect(c.html).toContain('<button type="submit">Create key</button>')
       expect(c.html).toContain('href="/docs"')
@@ -99,7 +103,7 @@ describe.each(testDrivers())('dashboard keys over HTTP on %s', (driver) => {
     test('without JavaScript: 303 to the dashboard, which shows the key once', async () => {
       const c = await signedIn()
       await c.get('/dashboard')
-      const res = await c.post('/dashboard/keys', { name: 'ci', plan: 'pro', expires: '' })
+      const res = await c.post('/dashboard/keys', { name: 'ci', plan: 'free', expires: '' })
       expect(res.status).toBe(303)
       expect(res.headers.get('location')).toBe('/dashboard')
       const flash = res.headers.getSetCookie().find((x) => x.startsWith('antibot_flash='))!
@@ -134,7 +138,7 @@ describe.each(testDrivers())('dashboard keys over HTTP on %s', (driver) => {
       const c = await signedIn()
       const res = await c.post('/dashboard/keys', { name: 'mine', plan: 'gold', expires: '2020-01-01' })
       expect(res.status).toBe(422)
-      expect(c.html).toContain('Choose one of the plans: free, pro, business.')
+      expect(c.html).toContain('Choose one of the plans: free.')
       expect(c.html).toContain('Choose a date in the future, or leave it empty for no expiry.')
       expect(c.html).toContain('value="mine"')
       expect(c.html).toContain('No keys yet.')

@@ -22,12 +22,16 @@ import { checkProperty, fuzzSettings } from './support/fuzz'
 import { anyDateCase, hasControl, isCleanText, oddJson, oddText, type DateCase } from './support/odd-input'
 import { WebClient } from './support/web-client'
 
-const HOOK_TIMEOUT_MS = 60_000
+// Opening (and dropping) a test database takes what it takes on a loaded machine: no clock of its
+// own (0), so a busy machine never fails a suite before its first test (issue 57).
+const HOOK_TIMEOUT_MS = 0
 const FUZZ = fuzzSettings(20261121, 60)
 const BASE = 'http://localhost'
 const ADMIN = 'fuzz-admin-token-0123456789'
 const NOW = Date.parse('2026-11-15T12:00:00Z')
-const SELF_SERVE = ['free', 'pro', 'business']
+/** The seeded plans; of them only free is self-serve (issue 57): the dashboard refuses the others. */
+const SEEDED = ['free', 'pro', 'business']
+const SELF_SERVE = ['free']
 const HIDDEN = 'internal-unlimited'
 
 type Built = Awaited<ReturnType<typeof buildTestApp>>
@@ -124,7 +128,7 @@ describe.each(testDrivers())('odd input to every form and operator field on %s',
     test('POST /plans: every field', async () => {
       await check('POST /plans', fieldCase(['name', 'monthly_limit', 'self_serve']), async ({ field, value }) => {
         // A seeded plan's name would change that plan for the other properties.
-        fc.pre(!(field === 'name' && typeof value === 'string' && SELF_SERVE.includes(value)))
+        fc.pre(!(field === 'name' && typeof value === 'string' && SEEDED.includes(value)))
         const input = withField({ name: `fuzz-plan-${++n}`, monthly_limit: 5, self_serve: false }, field, value)
         const before = await counts()
         const { status, body } = await answer(await admin('POST', '/plans', input), [201, 413, 422], 'Cannot save plan')
@@ -148,7 +152,7 @@ describe.each(testDrivers())('odd input to every form and operator field on %s',
           const email = input.email as string
           expect(body).toMatchObject({ email: email.trim().toLowerCase(), plan: input.plan, name: input.name === undefined ? 'default' : (input.name as string).trim() })
           for (const f of ['email', 'name'] as const) expect(isCleanText(body[f] as string)).toBe(true)
-          expect(typeof input.plan === 'string' && [...SELF_SERVE, HIDDEN].includes(input.plan)).toBe(true)
+          expect(typeof input.plan === 'string' && [...SEEDED, HIDDEN].includes(input.plan)).toBe(true)
           if (isDateCase(value)) expect(value.expected === null ? null : served(value.expected)).toBe(body.expires_at as string)
           expect((await counts()).keys).toBe(before.keys + 1)
         } else {
@@ -171,7 +175,7 @@ describe.each(testDrivers())('odd input to every form and operator field on %s',
         if (id !== created.id) expectStatus(status, [404, 413, 422], '')
         if (status === 200) {
           if (field === 'status') expect(['active', 'inactive']).toContain(body.status as string)
-          if (field === 'plan') expect([...SELF_SERVE, HIDDEN, ...(await rows<{ name: string }>(tdb.db, sql`select name from plans`)).map((p) => p.name)]).toContain(body.plan as string)
+          if (field === 'plan') expect([...SEEDED, HIDDEN, ...(await rows<{ name: string }>(tdb.db, sql`select name from plans`)).map((p) => p.name)]).toContain(body.plan as string)
           if (isDateCase(value)) expect(value.expected === null ? null : served(value.expected)).toBe(body.expires_at as string)
           if (field === 'expires_at' && value === null) expect(body.expires_at).toBeNull()
         } else {
@@ -212,7 +216,7 @@ describe.each(testDrivers())('odd input to every form and operator field on %s',
           field === 'expires'
             ? fc.oneof(anyDateCase as fc.Arbitrary<string | DateCase>, oddText)
             : field === 'plan'
-              ? fc.oneof(oddText, fc.constantFrom(...SELF_SERVE, HIDDEN, ' free ', 'FREE'))
+              ? fc.oneof(oddText, fc.constantFrom(...SEEDED, HIDDEN, ' free ', 'FREE'))
               : oddText,
       }),
     )

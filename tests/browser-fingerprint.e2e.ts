@@ -70,6 +70,9 @@ test('how identifying this browser is: the report draws each component’s bits,
   expect(u.attributes.map((a) => a.name).sort()).toEqual(inId.sort())
   expect(u.attributes.map((a) => a.bits)).toEqual([...u.attributes.map((a) => a.bits)].sort((a, b) => b - a))
   expect(u).toMatchObject({ windowDays: 90, k: 5, meaningful: false, minimumPopulation: 100 })
+  // The reference dataset has none of the visitor id's components (docs/uniqueness.md): each says so.
+  expect(u.reference).toBeNull()
+  expect(u.attributes.filter((a) => a.source !== 'instance' || a.inReference !== false)).toEqual([])
   expect(u.population).toBeGreaterThanOrEqual(1)
   // What a person sees: the whole fingerprint, the population said to be small, a row per component.
   const picture = page.getByRole('region', { name: 'Results' }).locator('figure[data-picture="uniqueness"]')
@@ -77,6 +80,7 @@ test('how identifying this browser is: the report draws each component’s bits,
   await expect(picture).toContainText(`Among ${u.population.toLocaleString('en-US')} browser`)
   await expect(picture).toContainText('Not yet meaningful')
   await expect(picture.locator('tr[data-attribute]')).toHaveCount(u.attributes.length)
+  await expect(picture.locator('tr[data-source="instance"]')).toHaveCount(u.attributes.length)
   // The reload: the same browser, counted once.
   const again = (await run(page)).task.results.uniqueness!
   expect(again.browser).toBe('seen before')

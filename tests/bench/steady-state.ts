@@ -226,7 +226,7 @@ export interface TableStats {
   insertedTasks: number
 }
 
-export const HOT_TABLES = ['tasks', 'api_keys', 'plans', 'key_usage', 'page_nonces', 'evidence', 'rate_windows']
+export const HOT_TABLES = ['tasks', 'api_keys', 'plans', 'key_usage', 'plan_usage', 'page_nonces', 'evidence', 'rate_windows']
 /**
  * The uniqueness counts' tables (issue 48), which the identifying load writes: vacuumed and
  * analyzed like the hot tables, and a sequential scan of one fails the run like theirs (the

@@ -9,6 +9,7 @@ import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import { TOOL_IDS } from '../common/tools'
 import { startServer, type RunningServer } from './support/server'
+import { INTERNAL_PATTERNS } from '../src/pages/plain-words'
 
 let server: RunningServer
 let key: string
@@ -23,7 +24,7 @@ interface Task {
   task_id: string
   tool: string
   score: number
-  results: { checks: Array<{ id: string; verdict: string }>; verified: boolean; ruleset?: string; server?: { proof?: string; proof_detail?: string } }
+  results: { checks: Array<{ id: string; verdict: string }>; verified: boolean; tested?: boolean; ruleset?: string; server?: { proof?: string; proof_detail?: string } }
 }
 interface Run {
   run_id: string
@@ -78,11 +79,29 @@ async function runInContext(browser: Browser, base: string, https: boolean): Pro
     await expect(page.locator('#overview')).toBeVisible({ timeout: 30_000 })
     await expect(page.locator('#overview .run-score')).toHaveCount(TOOL_IDS.length)
     const botScore = run.tasks.find((t) => t.tool === 'bot-detector')!.score
-    await expect(page.locator('#overview meter').first()).toHaveAttribute('value', String(botScore))
+    await expect(page.locator('#overview .run-score[data-tool="bot-detector"] meter')).toHaveAttribute('value', String(botScore))
+    // Worst first: the lowest score is the first row (and marked when it is below 80).
+    const tested = run.tasks.filter((t) => t.results.tested !== false)
+    const lowest = Math.min(...tested.map((t) => t.score))
+    await expect(page.locator('#overview .run-score meter').first()).toHaveAttribute('value', String(lowest))
     const firstFinding = page.locator('#overview .run-findings a').first()
     const href = await firstFinding.getAttribute('href')
     expect(href).toMatch(/^#[a-z-]+--check-[a-z0-9-]+$/)
     await expect(page.locator(href!)).toHaveCount(1)
+    // The checks are folded; the link opens the <details> holding its row, and shows it.
+    await expect(page.locator(href!)).toBeHidden()
+    await firstFinding.click()
+    await expect(page.locator(href!)).toBeVisible()
+    await expect(page.locator(`details.checks-fold:has(${href})`)).toHaveAttribute('open', '')
+    if (!https) {
+      // What a person reads carries none of the service's internals (tests/person-text.test.ts says which).
+      const text = await page.evaluate(() => {
+        for (const d of document.querySelectorAll('details')) d.open = true
+        return document.body.innerText
+      })
+      const found = INTERNAL_PATTERNS.flatMap(([what, re]) => [...text.matchAll(new RegExp(re.source, `${re.flags}g`))].map((m) => `${what}: …${text.slice(Math.max(0, m.index! - 50), m.index! + 40)}…`))
+      expect(found).toEqual([])
+    }
 
     // Each tool's own page, opened next in the same browser, judges it check for check alike.
     for (const t of run.tasks) {

@@ -237,7 +237,7 @@ export function ReportFragment(props: { tool: ToolId; results: ReportResults }):
       </details>
       {needsOperator(results) ? (
         <p class="hint" data-operator-note>
-          {'Some checks could not run because this instance’s operator has not set up what they need; they are counted as not applicable ('}
+          {'Some checks could not run: what they need is not set up on this instance, or this page could not reach it; they are counted as not applicable ('}
           <a href={OPERATIONS_HREF}>what the operator can set</a>
           {').'}
         </p>

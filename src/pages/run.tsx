@@ -60,7 +60,7 @@ export function RunPage(props: RunPageProps): JSX.Element {
         <h3>What matters most</h3>
         <ol class="run-findings"></ol>
         <p class="hint" data-run-operator-note hidden>
-          {'Some tests or checks could not run because this instance’s operator has not set up what they need; they are marked as not tested or not applicable ('}
+          {'Some tests or checks could not run: what they need is not set up on this instance, or this page could not reach it; they are marked as not tested or not applicable ('}
           <a href={OPERATIONS_HREF}>what the operator can set</a>
           {').'}
         </p>

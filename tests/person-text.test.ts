@@ -12,7 +12,7 @@ import { assembleResults } from '../src/core/tools/assemble'
 import type { ServerObservation } from '../src/core/tools/observation'
 import { humanChrome, judge, playwrightHeadless, SPEC_EXAMPLE_RESULTS } from '../src/core/tools/bot-detector.fixture'
 import { server as dnsServer, today as dnsToday } from '../src/core/tools/dns-leak.fixture'
-import { INTERNAL_PATTERNS, plainValue, plainWords } from '../src/pages/plain-words'
+import { INTERNAL_PATTERNS, plainText, plainValue, plainWords } from '../src/pages/plain-words'
 import { ReportFragment, type ReportResults } from '../src/pages/report'
 import { IndexPage } from '../src/pages/tools'
 import { RunPage } from '../src/pages/run'
@@ -122,4 +122,11 @@ describe('no internals in what a person reads', () => {
     // The run's address is shown as text, not swallowed as an element.
     expect(run).toContain('<code>GET /api/antibot/runs/&lt;id&gt;</code>')
   })
+})
+
+test('a value turned into JSON text reads as text, whole or cut short; a lone null is none', () => {
+  expect(plainText('[{"tag":"en-US","q":1}]')).toBe('(tag: en-US; q: 1)')
+  expect(plainText('{"caption":"Arial","icon":"Arial","menu":"Ari…')).toBe('(caption: Arial, icon: Arial, menu: Ari…')
+  expect(plainText('DNT header absent; navigator.doNotTrack null')).toBe('DNT header absent; navigator.doNotTrack none')
+  expect(plainText('nullable-thing')).toBe('nullable-thing')
 })

@@ -81,9 +81,32 @@ export function plainValue(v: unknown): string {
   return s.length > MAX ? `${s.slice(0, MAX)}…` : s
 }
 
+/**
+ * A value some code turned into JSON text (a uniqueness attribute's `shown`, an observed
+ * string), as text: parsed when it parses, else its quotes and braces taken out (a value cut
+ * short no longer parses); a lone `null` word is "none".
+ */
+export function plainText(s: string): string {
+  if (/^\s*[[{]/.test(s)) {
+    try {
+      return valueText(JSON.parse(s), 0)
+    } catch {
+      return s
+        .replace(/"((?:[^"\\]|\\.)*)"\s*:/g, '$1: ')
+        .replace(/\\"/g, '\u0000')
+        .replace(/"/g, '')
+        .replace(/\u0000/g, '"')
+        .replace(/[{[]/g, '(')
+        .replace(/[}\]]/g, ')')
+        .replace(/,(?=\S)/g, ', ')
+    }
+  }
+  return s.replace(/(?<![\w-])null(?![\w-])/g, 'none')
+}
+
 function valueText(v: unknown, depth: number): string {
   if (v === null || v === undefined) return 'none'
-  if (typeof v === 'string') return v === '' ? '(empty)' : v
+  if (typeof v === 'string') return v === '' ? '(empty)' : depth ? v : plainText(v)
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v)
   if (Array.isArray(v)) {
     if (!v.length) return 'none'

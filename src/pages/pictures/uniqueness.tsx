@@ -5,6 +5,7 @@
 // comes from (issue 59): the reference dataset (its name, size and date), this service's own
 // browsers, or both blended.
 
+import { plainText } from '../plain-words'
 import type { AttributeFigure, Figure, ReferenceUsed, SourcedFigure, Uniqueness } from '../../core/uniqueness'
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US')
@@ -98,7 +99,7 @@ export function UniquenessPicture(props: { u: Uniqueness; whole: string }): JSX.
               </th>
               {values ? (
                 <td data-label={COLUMNS[1]}>
-                  <code safe>{a.shown ?? '—'}</code>
+                  <code safe>{a.shown === null ? '—' : plainText(a.shown)}</code>
                 </td>
               ) : (
                 ''

@@ -93,9 +93,8 @@ export function plainText(s: string): string {
     } catch {
       return s
         .replace(/"((?:[^"\\]|\\.)*)"\s*:/g, '$1: ')
-        .replace(/\\"/g, '\u0000')
-        .replace(/"/g, '')
-        .replace(/\u0000/g, '"')
+        .replace(/(?<!\\)"/g, '')
+        .replace(/\\"/g, '"')
         .replace(/[{[]/g, '(')
         .replace(/[}\]]/g, ')')
         .replace(/,(?=\S)/g, ', ')

@@ -18,7 +18,7 @@ import { screenMetrics } from '../signals/screen'
 import { sharedWorkerUa } from '../signals/shared-worker-ua'
 import { FRAME_TIMEOUT_MS, storagePartition } from '../signals/storage-partition'
 import { watchInputPacing } from '../signals/input-pacing'
-import { CLOCK_DEFAULTS, watchInputClock } from '../signals/input-clock'
+import { CLOCK_DEFAULTS, observeEnds, watchInputClock } from '../signals/input-clock'
 import { watchStackLeaks } from '../signals/stack-leaks'
 import { tlsEvidence } from '../signals/tls-evidence'
 import { webdriverFlag } from '../signals/webdriver'
@@ -36,7 +36,9 @@ export function botDetectorPlan(): ToolPlan {
   // Where each input event's time stamp falls within its millisecond (signals/input-clock.ts).
   const inputClock = watchInputClock()
 
-  return definePlan('bot-detector', {
+  // Every source's end is observed, so that the input-clock source knows when the page's own
+  // work is done (input may come until then).
+  const { sources, done } = observeEnds({
     lies: apiLies,
     webdriver: webdriverFlag,
     cdp: cdpRuntime,
@@ -47,12 +49,6 @@ export function botDetectorPlan(): ToolPlan {
       await input.settled()
       return { coalescing: false, moves: 0, raw: 0, wheels: 0, blocks: [] }
     },
-    // …and the input-clock one once it has enough stamps (when nobody touches the page, after
-    // half a second: the stack-leak watch's own window).
-    inputClock: patient(async () => {
-      await inputClock.settled()
-      return { events: 0, fractions: [], screenX: 0, screenY: 0 }
-    }, CLOCK_DEFAULTS.capMs + 500),
     globals: automationGlobals,
     navigator: navigatorIdentity,
     page: pageScope,
@@ -74,6 +70,15 @@ export function botDetectorPlan(): ToolPlan {
     // As patient as the workers: the nested frame may take seconds to load on a busy machine.
     partition: patient(() => storagePartition(), FRAME_TIMEOUT_MS + 500),
     tlsEvidence,
+  })
+
+  return definePlan('bot-detector', {
+    ...sources,
+    // …and the input-clock one once it has enough stamps, or nobody touched the page while it ran.
+    inputClock: patient(async () => {
+      await inputClock.settled(done)
+      return { events: 0, fractions: [], screenX: 0, screenY: 0 }
+    }, CLOCK_DEFAULTS.capMs + 500),
   }, {
     extra(signals) {
       const watched = { stack: stack.stop(), input: input.stop(), inputClock: inputClock.stop() }

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { watchInputClock, withinMs } from './input-clock'
+import { observeEnds, watchInputClock, withinMs } from './input-clock'
 
 type Listener = (e: Event) => void
 
@@ -64,4 +64,34 @@ test('a page that is not Chromium does not wait for stamps', async () => {
   w.fire('wheel', { timeStamp: 10.4 })
   await watch.settled()
   expect(watch.stop().fractions).toEqual([0.4])
+})
+
+test("a page nobody touches waits until its other sources are done, and input that comes late is waited for", async () => {
+  let t = 0
+  let finish!: () => void
+  const slow = () => new Promise<string>((r) => (finish = () => r('late')))
+  const { sources, done } = observeEnds({ fast: () => 1, slow })
+  expect(await sources.fast()).toBe(1)
+  const pending = sources.slow()
+  const w = fakeWindow()
+  const watch = watchInputClock(w, { clock: () => t, quietMs: 100, waitMs: 1000, capMs: 50_000, wanted: 8, judged: true })
+  let settled = false
+  void watch.settled(done).then(() => (settled = true))
+  t = 500
+  await new Promise((r) => setTimeout(r, 80))
+  expect(settled).toBe(false)
+  // Injected input arrives after the quiet time, while the page still works: it is waited for.
+  w.fire('wheel', { timeStamp: 10.4 })
+  finish()
+  expect(await pending).toBe('late')
+  await new Promise((r) => setTimeout(r, 80))
+  expect(settled).toBe(false)
+  t = 1600
+  await new Promise((r) => setTimeout(r, 80))
+  expect(settled).toBe(true)
+  // With nothing touched, the end of the other sources ends the wait.
+  let t2 = 0
+  const idle = watchInputClock(fakeWindow(), { clock: () => (t2 += 50), quietMs: 100, judged: true })
+  await idle.settled(done)
+  expect(idle.stop().events).toBe(0)
 })

@@ -25,7 +25,7 @@ export const MAX_STAMPS = 64
 export interface ClockOptions {
   /** Distinct stamps after which the page need not wait. */
   wanted: number
-  /** A page nobody touched this long (from the start) does not wait. */
+  /** A page nobody touched this long (from the start), with the page's other work done, does not wait. */
   quietMs: number
   /** How long the page waits for `wanted` stamps once input came (from its first event). */
   waitMs: number
@@ -36,17 +36,18 @@ export interface ClockOptions {
   judged: boolean
 }
 
-export const CLOCK_DEFAULTS: Omit<ClockOptions, 'clock' | 'judged'> = { wanted: 8, quietMs: 500, waitMs: 4000, capMs: 6000 }
+export const CLOCK_DEFAULTS: Omit<ClockOptions, 'clock' | 'judged'> = { wanted: 8, quietMs: 500, waitMs: 4000, capMs: 10_000 }
 
 export interface InputClockWatch {
   /**
    * Resolves once there is nothing more to wait for: `wanted` stamps, nobody touched the page in
-   * its first `quietMs`, `waitMs` since the first event, or `capMs` in all. Injected input comes
-   * one event per command and, on a loaded machine, a command per second or so (each waits for
-   * the page's next frame), so a few stamps are worth the wait; a person's hand gives eight at
-   * once (coalesced moves carry their own stamps).
+   * its first `quietMs` nor while its other work (`othersDone`) ran, `waitMs` since the first
+   * event, or `capMs` in all. Injected input comes one event per command and, on a loaded
+   * machine, a command per second or so (each waits for the page's next frame), and its first
+   * event may come seconds after the page started; so a few stamps are worth the wait. A
+   * person's hand gives eight at once (coalesced moves carry their own stamps).
    */
-  settled(): Promise<void>
+  settled(othersDone?: Promise<unknown>): Promise<void>
   stop(): InputClock
 }
 
@@ -87,11 +88,14 @@ export function watchInputClock(
   }
   for (const type of TYPES) target.addEventListener(type, on, { capture: true, passive: true })
   return {
-    settled: () =>
+    settled: (othersDone = Promise.resolve()) =>
       new Promise<void>((resolve) => {
+        let othersRan = false
+        void othersDone.then(() => (othersRan = true))
         const poll = () => {
           const now = o.clock()
-          const done = !o.judged || fractions.length >= o.wanted || (first === null && now - started >= o.quietMs) || (first !== null && now - first >= o.waitMs) || now - started >= o.capMs
+          const untouched = first === null && now - started >= o.quietMs && othersRan
+          const done = !o.judged || fractions.length >= o.wanted || untouched || (first !== null && now - first >= o.waitMs) || now - started >= o.capMs
           if (done) resolve()
           else setTimeout(poll, 50)
         }
@@ -102,4 +106,37 @@ export function watchInputClock(
       return { events, fractions, screenX: Math.round(target.screenX ?? 0), screenY: Math.round(target.screenY ?? 0) }
     },
   }
+}
+
+/**
+ * The plan's sources with each one's end observed: `done` resolves once every one has answered
+ * or reached its timeout (the runner's per-signal timeout, at least `pageTimeoutMs`), so the
+ * input-clock source can tell a page still at work (input may yet come) from one that is done.
+ */
+export function observeEnds<S extends Record<string, (() => unknown) & { timeoutMs?: number }>>(sources: S, pageTimeoutMs = 3000): { sources: S; done: Promise<void> } {
+  const ends: Array<Promise<unknown>> = []
+  const out: Record<string, unknown> = {}
+  for (const [name, source] of Object.entries(sources)) {
+    let end!: () => void
+    ends.push(new Promise<void>((r) => (end = r)))
+    const wrapped = Object.assign(
+      () => {
+        const timer = setTimeout(end, Math.max(pageTimeoutMs, source.timeoutMs ?? 0))
+        const ended = () => {
+          clearTimeout(timer)
+          end()
+        }
+        try {
+          // Called as the runner calls it (at once), so the sources' order is kept.
+          return Promise.resolve(source()).finally(ended)
+        } catch (e) {
+          ended()
+          throw e
+        }
+      },
+      source.timeoutMs === undefined ? {} : { timeoutMs: source.timeoutMs },
+    )
+    out[name] = wrapped
+  }
+  return { sources: out as S, done: Promise.all(ends).then(() => {}) }
 }

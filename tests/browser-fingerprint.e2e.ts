@@ -70,17 +70,24 @@ test('how identifying this browser is: the report draws each component’s bits,
   expect(u.attributes.map((a) => a.name).sort()).toEqual(inId.sort())
   expect(u.attributes.map((a) => a.bits)).toEqual([...u.attributes.map((a) => a.bits)].sort((a, b) => b - a))
   expect(u).toMatchObject({ windowDays: 90, k: 5, meaningful: false, minimumPopulation: 100 })
-  // The reference dataset has none of the visitor id's components (docs/uniqueness.md): each says so.
-  expect(u.reference).toBeNull()
-  expect(u.attributes.filter((a) => a.source !== 'instance' || a.inReference !== false)).toEqual([])
+  // The reference dataset has one of the visitor id's components, the CPU cores and memory, from
+  // the first visit; the others say it lacks them (docs/uniqueness.md).
+  expect(u.reference).toMatchObject({ name: 'fingerprint-generator', fingerprints: 14192 })
+  expect(u.attributes.filter((a) => a.inReference).map((a) => [a.name, a.source])).toEqual([['hardware', 'reference']])
+  expect(u.attributes.filter((a) => a.name !== 'hardware' && (a.source !== 'instance' || a.inReference !== false))).toEqual([])
   expect(u.population).toBeGreaterThanOrEqual(1)
   // What a person sees: the whole fingerprint, the population said to be small, a row per component.
   const picture = page.getByRole('region', { name: 'Results' }).locator('figure[data-picture="uniqueness"]')
   await expect(picture).toContainText('How identifying this browser is')
-  await expect(picture).toContainText(`Among ${u.population.toLocaleString('en-US')} browser`)
-  await expect(picture).toContainText('Not yet meaningful')
+  // The whole visitor id: from the dataset as far as it covers it (the hardware), and the
+  // population of this instance named for the rest.
+  await expect(picture).toContainText('Among the 14,192 real browsers of the fingerprint-generator')
+  await expect(picture).toContainText(`only this service's ${u.population.toLocaleString('en-US')} browser`)
+  // This instance's own counts are not yet meaningful (the reference answers for the hardware).
+  await expect(picture).toContainText(/not yet meaningful/i)
   await expect(picture.locator('tr[data-attribute]')).toHaveCount(u.attributes.length)
-  await expect(picture.locator('tr[data-source="instance"]')).toHaveCount(u.attributes.length)
+  await expect(picture.locator('tr[data-source="instance"]')).toHaveCount(u.attributes.length - 1)
+  await expect(picture.locator('tr[data-attribute="hardware"][data-source="reference"]')).toContainText('fingerprint-generator (14,192 real browsers)')
   // The reload: the same browser, counted once.
   const again = (await run(page)).task.results.uniqueness!
   expect(again.browser).toBe('seen before')

@@ -5,7 +5,8 @@
 //
 // fingerprint-generator (Apify, Apache-2.0) ships a Bayesian network learned from real browsers'
 // fingerprints (data_files/fingerprint-network-definition.zip). Its root is the User-Agent; every
-// node we use (screen, videoCard, maxTouchPoints) has the User-Agent as its only parent, so the
+// node we use (screen, videoCard, maxTouchPoints, hardwareConcurrency, deviceMemory) has the
+// User-Agent as its only parent, so the
 // exact distribution of a value among a browser family and system is the sum over that group's
 // user agents of P(ua)·P(value | ua): no sampling. The network's probabilities are counts over
 // 14,192 fingerprints (the root's smallest probability is 1/14192 and each user agent's table has
@@ -57,11 +58,12 @@ function given(node: NetworkNode, ua: string): Record<string, number> {
   return cp.deeper?.[ua] ?? cp.skip ?? {}
 }
 
-type Mapper = (value: unknown) => string[] | null
+/** Our hashes from a node's value (and, for `with`, the second node's; its missing value is null). */
+type Mapper = (value: unknown, second?: unknown) => string[] | null
 
 /** Our attributes per tool, each from one network node: the hashes src/core/uniqueness.ts counts. */
 const screenParts = ['screen.size', 'screen.available', 'screen.colorDepth', 'devicePixelRatio', 'hdr'] as const
-const MAPPING: { tool: string; node: string; names: readonly string[]; map: Mapper }[] = [
+const MAPPING: { tool: string; node: string; with?: string; names: readonly string[]; map: Mapper }[] = [
   {
     tool: 'screen-display',
     node: 'screen',
@@ -82,6 +84,16 @@ const MAPPING: { tool: string; node: string; names: readonly string[]; map: Mapp
     },
   },
   { tool: 'http-headers', node: 'userAgent', names: ['userAgent'], map: (v) => [hashValue(v)] },
+  // browser-fingerprint's `hardware` component is exactly these two (probes/signals/hardware.ts,
+  // null where the browser has no deviceMemory: Firefox, Safari); both hang off the User-Agent
+  // alone, so their joint per user agent is the product.
+  {
+    tool: 'browser-fingerprint',
+    node: 'hardwareConcurrency',
+    with: 'deviceMemory',
+    names: ['hardware'],
+    map: (hc, dm) => (typeof hc === 'number' ? [hashValue({ hardwareConcurrency: hc, deviceMemory: typeof dm === 'number' ? dm : null })] : null),
+  },
 ]
 
 /** Rounded to 6 significant digits: the table is read to 6 decimals at most. */
@@ -120,7 +132,8 @@ function main() {
   const tables: ReferenceData['tables'] = {}
   for (const m of MAPPING) {
     const node = nodes.get(m.node)
-    if (!node) throw new Error(`Cannot build the reference: ${ZIP} has no node ${m.node}`)
+    const second = m.with === undefined ? undefined : nodes.get(m.with)
+    if (!node || (m.with !== undefined && !second)) throw new Error(`Cannot build the reference: ${ZIP} has no node ${node ? m.with : m.node}`)
     const joint = m.names.join(JOINT_SEPARATOR)
     const names = m.names.length > 1 ? [...m.names, joint] : [...m.names]
     const perTool = tables[m.tool] ?? {}
@@ -133,16 +146,22 @@ function main() {
         const p = pUa[ua] ?? 0
         total += p
         const dist = node === root ? { [ua]: 1 } : given(node, ua)
-        for (const [raw, q] of Object.entries(dist)) {
-          if (raw === MISSING || !q) continue
-          const hashes = m.map(parse(raw))
-          if (!hashes) continue
-          const add = (name: string, hash: string) => {
-            const t = mass.get(name) as Map<string, number>
-            t.set(hash, (t.get(hash) ?? 0) + p * q)
+        // The second node's values given the same user agent: independent of the first's.
+        const others: [unknown, number][] = second ? Object.entries(given(second, ua)).map(([raw, q]) => [raw === MISSING ? null : parse(raw), q]) : [[undefined, 1]]
+        for (const [raw, q1] of Object.entries(dist)) {
+          if (raw === MISSING || !q1) continue
+          for (const [other, q2] of others) {
+            const q = q1 * q2
+            if (!q) continue
+            const hashes = m.map(parse(raw), other)
+            if (!hashes) continue
+            const add = (name: string, hash: string) => {
+              const t = mass.get(name) as Map<string, number>
+              t.set(hash, (t.get(hash) ?? 0) + p * q)
+            }
+            for (const [i, name] of m.names.entries()) add(name, hashes[i] as string)
+            if (m.names.length > 1) add(joint, jointKey(hashes))
           }
-          for (const [i, name] of m.names.entries()) add(name, hashes[i] as string)
-          if (m.names.length > 1) add(joint, jointKey(hashes))
         }
       }
       for (const name of names) (perTool[name] as Record<string, ReferenceTable>)[g] = table(mass.get(name) as Map<string, number>, total)

@@ -37,6 +37,11 @@ describe('the shipped reference population (population.json)', () => {
     expect(attributeShare(toolReference(data, 'canvas-fingerprint')!, 'webgl.vendor', hashValue('Google Inc. (Intel)'))!.listed).toBe(true)
     const ua = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/147.0.0.0 Safari/537.36'
     expect(attributeShare(toolReference(data, 'http-headers')!, 'userAgent', hashValue(ua))!.share).toBeGreaterThan(0.3)
+    // browser-fingerprint's hardware component: cores and memory together, null memory where the browser has none.
+    const hardware = toolReference(data, 'browser-fingerprint')!
+    expect(Object.keys(hardware.tables)).toEqual(['hardware'])
+    expect(attributeShare(hardware, 'hardware', hashValue({ hardwareConcurrency: 8, deviceMemory: 8 }))!.listed).toBe(true)
+    expect(attributeShare(hardware, 'hardware', hashValue({ hardwareConcurrency: 10, deviceMemory: null }))!.listed).toBe(true)
     // What the dataset lacks is no table.
     expect(attributeShare(screen, 'colorGamut', hashValue('srgb'))).toBeNull()
     expect(toolReference(data, 'timezone-geo')).toBeNull()

@@ -26,6 +26,8 @@ function bitsText(f: SourcedFigure): string {
   return `${isBound(f) ? '≥ ' : ''}${f.bits.toFixed(2)}`
 }
 
+/** "Screen size" → "screen size", but "CPU cores" and "WebGL vendor" stay as they are. */
+const lowerFirst = (label: string) => (/^[A-Z][a-z]/.test(label) ? label[0]!.toLowerCase() + label.slice(1) : label)
 const dataset = (r: ReferenceUsed) => `the ${r.name} ${r.version} dataset`
 const here = (u: Uniqueness) => `this service's ${int(u.population)} browser${u.population === 1 ? '' : 's'}`
 
@@ -45,9 +47,11 @@ function wholeText(u: Uniqueness, what: string): string {
   const saw = `${int(u.population)} browser${u.population === 1 ? '' : 's'} this service saw in the last ${u.windowDays} days (yours included)`
   const figure = isBound(f) ? `one in more than ${int(Math.floor(f.oneIn))} (at least ${f.bits.toFixed(2)} bits)` : `one in ${oneInText(f)} (${f.bits.toFixed(2)} bits)`
   if (r && f.inReference && (f.source === 'reference' || f.source === 'blended')) {
-    const covers = f.covered && f.covered.length < u.attributes.length ? `, as far as the dataset covers it (${u.attributes.filter((a) => f.covered?.includes(a.name)).map((a) => a.label.toLowerCase()).join(', ')}),` : ''
+    const covers = f.covered && f.covered.length < u.attributes.length ? `, as far as the dataset covers it (${u.attributes.filter((a) => f.covered?.includes(a.name)).map((a) => lowerFirst(a.label)).join(', ')}),` : ''
     const among = f.source === 'reference' ? `Among the ${int(r.fingerprints)} real browsers of ${dataset(r)} (${r.date})` : `Blending the ${int(r.fingerprints)} real browsers of ${dataset(r)} (${r.date}) with the ${saw}, which weigh ${Math.round(r.instanceWeight * 100)} %`
-    return `${among}, ${what}${covers} is shared by ${figure}.`
+    const rest = f.covered ? u.attributes.length - f.covered.length : 0
+    const others = rest > 0 ? ` The other ${rest} attribute${rest === 1 ? '' : 's'} would make it rarer; only ${here(u)} ${u.population === 1 ? 'has' : 'have'} ${rest === 1 ? 'it' : 'them'}.` : ''
+    return `${among}, ${what}${covers} is shared by ${figure}.${others}`
   }
   const shared = f.rare ? `is shared by fewer than ${u.k} of them: ${figure}.` : `is shared by ${int(f.browsers ?? 0)} of them: ${figure}.`
   return `Among ${saw}, ${what} ${shared}`

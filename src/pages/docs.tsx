@@ -12,7 +12,7 @@ import type { AssetStore } from '../http/assets'
 import { Layout } from './layout'
 import { type ApiDocument, type ApiOperation, descriptionOf, Examples, FieldsTable, type Json, Paragraphs, pretty, resolveHeader, schemaAnchor, type SchemaHref, SchemaLinks, Text, typeText } from './openapi-parts'
 import { TableHead } from './table-head'
-import { curlExamples } from './docs-curl'
+import { COMPARISON_FIELDS, curlExamples } from './docs-curl'
 
 export const DOCS_PATH = '/docs'
 /** Where a schema with a page of its own is served: `/docs/schemas/<name>`. */
@@ -236,6 +236,51 @@ export function ApiDocsPage(props: { doc: ApiDocument; baseUrl: string; assets: 
         </p>
         <pre>
           <code safe>{curl.headers}</code>
+        </pre>
+      </section>
+
+      <section class="card" aria-labelledby="runs-example">
+        <h2 id="runs-example">Runs, comparisons and CI, worked through</h2>
+        <p>
+          A visit to <code>/run</code> runs every tool and stores one task per tool; once all are stored,{' '}
+          <code>document.body.dataset.run</code> holds the run id. Read the whole run (one request against the key’s
+          limit):
+        </p>
+        <pre>
+          <code safe>{curl.run}</code>
+        </pre>
+        <p>Its body: the run, and each tool’s task exactly as the task endpoint serves it (cut short here):</p>
+        <pre>
+          <code safe>{curl.runBody}</code>
+        </pre>
+        <p>Compare two runs (or two tasks), e.g. last week’s against today’s:</p>
+        <pre>
+          <code safe>{curl.compare}</code>
+        </pre>
+        <pre>
+          <code safe>{curl.compareBody}</code>
+        </pre>
+        <table>
+          <TableHead columns={['Field', 'What it holds']} />
+          <tbody>
+            {COMPARISON_FIELDS.map(([field, what]) => (
+              <tr>
+                <td>
+                  <code safe>{field}</code>
+                </td>
+                <td safe>{what}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p>
+          To gate a CI job on a run, the repository’s <code>scan</code> command reads it, compares it with a baseline
+          and exits non-zero on a regression; with <code>--json</code> it prints one JSON object and nothing else on
+          stdout (start it with <code>npm run --silent</code>, whose plain form prints its own banner first). The
+          repository’s <code>docs/ci.md</code> has a whole workflow.
+        </p>
+        <pre>
+          <code safe>{curl.scan}</code>
         </pre>
       </section>
 

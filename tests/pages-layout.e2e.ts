@@ -190,7 +190,9 @@ async function expectPicture(page: Page, tool: ToolId, task: Task): Promise<void
       expect(task.results.tested).toBe(false)
       await expect(report).toHaveAttribute('data-tested', 'false')
       await expect(report.locator('.score')).toHaveText('Not tested')
-      await expect(report.getByRole('link', { name: task.results.untested!.url! })).toBeVisible()
+      // One click to the HTTPS address, with what its certificate warning means.
+      await expect(report.getByRole('link', { name: 'Run it over HTTPS' })).toHaveAttribute('href', task.results.untested!.url!)
+      await expect(report.locator('[data-certificate-note]')).toBeVisible()
       break
     }
     default:
@@ -212,6 +214,10 @@ for (const size of Object.keys(SIZES) as Size[]) {
           await expect(report).toBeVisible({ timeout: 10_000 })
           await expect(report).toHaveAttribute('data-score', String(task.score))
           await expectPicture(page, tool, task)
+          // The checks come folded; unfolded as a person would, they fit too (and keep their words whole).
+          await expect(report.locator('details.checks-fold')).not.toHaveAttribute('open', '')
+          await report.locator('details.checks-fold > summary').click()
+          await expect(report.locator('table.checks')).toBeVisible()
           await expectFits(page, size)
           if (size === 'desktop') await expectNoSplitWords(page, tool)
           await expectAccessible(page, `${tool} (${size})`)

@@ -70,6 +70,8 @@ test('webrtc-leak: the TURN listener files the browser’s UDP source under the 
   expect(task.results.pending).toEqual([])
   expect(task.results.verdict).not.toContain('Not tested')
   test.info().annotations.push({ type: 'evidence', description: JSON.stringify({ http: task.results.server.ip, evidence, turnCheck: byId['turn-relay-address']!.observed, stunCheck: byId['stun-observed-address']!.observed }) })
+  // The checks are folded (issue 58): a link to the row opens them.
+  await page.evaluate(() => (location.hash = '#check-turn-relay-address'))
   await expect(page.getByRole('region', { name: 'Results' }).locator('tr[data-check="turn-relay-address"]')).toBeVisible()
 })
 

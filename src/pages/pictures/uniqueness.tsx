@@ -27,7 +27,7 @@ function bitsText(f: SourcedFigure): string {
 }
 
 /** "Screen size" → "screen size", but "CPU cores" and "WebGL vendor" stay as they are. */
-const lowerFirst = (label: string) => (/^[A-Z][a-z]/.test(label) ? label[0]!.toLowerCase() + label.slice(1) : label)
+const lowerFirst = (label: string) => (/^[A-Z][a-z]*(\s|$)/.test(label) ? label[0]!.toLowerCase() + label.slice(1) : label)
 const dataset = (r: ReferenceUsed) => `the ${r.name} ${r.version} dataset`
 const here = (u: Uniqueness) => `this service's ${int(u.population)} browser${u.population === 1 ? '' : 's'}`
 

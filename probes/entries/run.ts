@@ -99,7 +99,7 @@ async function run(): Promise<void> {
   delete document.body.dataset.turnSecret
   if (stored.length === sections.length && runId) {
     document.body.dataset.run = runId
-    pageStatus(`Done. Run ${runId}: ${stored.length} tasks stored. Judging them…`)
+    pageStatus(`All ${stored.length} tests ran and were stored. Judging them…`)
   } else {
     document.body.dataset.error = 'true'
     pageStatus(`${sections.length - stored.length} of ${sections.length} tools could not store their task (each says why below); the run is incomplete.`)
@@ -115,7 +115,8 @@ async function run(): Promise<void> {
   )
   showOverview(sections)
   openHashTarget()
-  if (document.body.dataset.run) pageStatus(`Done. Run ${runId}: ${stored.length} tasks stored.`)
+  // Said to a person: the run's id is in <body data-run> and the developers' note.
+  if (document.body.dataset.run) pageStatus(`Done: all ${stored.length} tests ran. The overview comes first, then each test's report.`)
 }
 
 watchHashTargets()

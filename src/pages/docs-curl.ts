@@ -1,5 +1,6 @@
 // The API docs page's curl examples, from the OpenAPI document's own example body.
 
+import { webdriverFlag } from '../checks/webdriver-flag'
 import { type ApiDocument, pretty } from './openapi-parts'
 
 /** A POSIX shell single-quoted word. */
@@ -47,6 +48,9 @@ const RUN_EXAMPLE = {
 }
 
 /** A comparison's body: bot-detector got worse between two runs, one tool shown. */
+/** A check as a comparison names it (the example's: navigator.webdriver turned true). */
+const WEBDRIVER = { id: webdriverFlag.id, name: webdriverFlag.name }
+
 const COMPARISON_EXAMPLE = {
   base: { id: '5c3b1a2d-8e9f-4a0b-9c1d-2e3f4a5b6c7d', kind: 'run' },
   head: { id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', kind: 'run' },
@@ -59,8 +63,8 @@ const COMPARISON_EXAMPLE = {
       base: { score: 100, verdict: 'human' },
       head: { score: 40, verdict: 'bot' },
       ruleset: { base: 'r1-0123456789abcdef', head: 'r1-0123456789abcdef', same: true },
-      changed: [{ id: 'webdriver-flag', name: 'navigator.webdriver is not true', base: 'pass', head: 'fail' }],
-      new_failures: [{ id: 'webdriver-flag', name: 'navigator.webdriver is not true' }],
+      changed: [{ ...WEBDRIVER, base: 'pass', head: 'fail' }],
+      new_failures: [WEBDRIVER],
       fixed_failures: [],
       new_warnings: [],
     },

@@ -126,7 +126,7 @@ step "fault and load tests" npm run --silent test:faults
 # 1.5 minutes here; once more the first time, to make the stand-in base image where no registry
 # answers): tests/container/run.sh.
 step "container test (tests/container/run.sh)" npm run --silent test:container
-step "browser tests (Playwright, $CHROMIUM_PATH)" "$BIN/playwright" test --config tests/playwright.config.ts
+step "browser tests (Playwright, $CHROMIUM_PATH)" npm run --silent test:e2e
 step "detection matrix (tests/matrix/run.ts)" "$BIN/bun" tests/matrix/run.ts
 step "tools matrix (tests/matrix/tools.ts: people and spoofers on all 14 tools)" "$BIN/bun" tests/matrix/tools.ts
 

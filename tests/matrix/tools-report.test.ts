@@ -10,6 +10,15 @@ test('a person fails on a failed check, a score under 80 or a missing task; warn
   expect(personProblem(cell('dns-leak', null, { error: 'timeout' }))).toBe('no result: timeout')
 })
 
+test("a person's bot-detector task must also be human with a score of at least 90, as in the detection matrix", () => {
+  expect(personProblem(cell('bot-detector', 92, { verdict: 'human', warned: ['webgl-renderer'] }))).toBeNull()
+  expect(personProblem(cell('bot-detector', 85, { verdict: 'human' }))).toBe('score 85 < 90')
+  expect(personProblem(cell('bot-detector', 95, { verdict: 'suspicious' }))).toBe('verdict suspicious, expected human')
+  expect(personProblem(cell('bot-detector', 95))).toBe('verdict none, expected human')
+  // Other tools have no verdict: the score rule alone.
+  expect(personProblem(cell('screen-display', 85))).toBeNull()
+})
+
 test('a spoofer must be scored under 80 by at least five tools', () => {
   const spoofer = (scores: number[]): Column => ({ id: 'fi-windows', name: 'x', kind: 'spoofer', cells: scores.map((s, i) => cell(`t${i}`, s)) })
   expect(caughtBy(spoofer([79, 80, 10, 50, 60, 100]))).toEqual(['t0', 't2', 't3', 't4'])

@@ -1,8 +1,16 @@
 // The tools matrix's verdicts (tools.ts): what a person and a spoofer must get on the 14 tool
 // pages, and the Markdown table. Pure, so the rule that fails CI is unit-tested.
 
+import { HUMAN_MIN_SCORE } from './report'
+
 /** A person: no failed check and at least this score on every tool. */
 export const PERSON_MIN_SCORE = 80
+/**
+ * bot-detector's task of a person is also held to the detection matrix's rule (report.ts): the
+ * verdict `human`, the score at least HUMAN_MIN_SCORE. The detection matrix in the gate runs a
+ * few people (tests/matrix/run.ts); every person meets bot-detector here, on both transports.
+ */
+export const BOT_DETECTOR_TOOL = 'bot-detector'
 /** A spoofer: caught (scored under PERSON_MIN_SCORE) by at least this many tools. */
 export const SPOOFER_MIN_CAUGHT = 5
 
@@ -14,6 +22,8 @@ export interface Cell {
   /** How the visitor reached the page: its browser's first page, typed after another, reloaded, or in the run page (/run). */
   how?: 'first' | 'typed' | 'reload' | 'run'
   score: number | null
+  /** The task's verdict (`results.verdict`), where its tool gives one (bot-detector). */
+  verdict?: string | null
   failed: string[]
   warned: string[]
   error: string | null
@@ -35,6 +45,10 @@ export function personProblem(c: Cell, mustFind: readonly string[] = []): string
   if (c.error !== null || c.score === null) return `no result: ${c.error ?? 'no task'}`
   if (c.failed.length) return `failed ${c.failed.join(', ')}`
   if (c.score < PERSON_MIN_SCORE) return `score ${c.score} < ${PERSON_MIN_SCORE}`
+  if (c.tool === BOT_DETECTOR_TOOL) {
+    if (c.verdict !== 'human') return `verdict ${c.verdict ?? 'none'}, expected human`
+    if (c.score < HUMAN_MIN_SCORE) return `score ${c.score} < ${HUMAN_MIN_SCORE}`
+  }
   const unfound = mustFind.filter((id) => !c.warned.includes(id))
   if (unfound.length) return `no ${unfound.join(', ')} warning`
   return null

@@ -155,7 +155,7 @@ interface Job {
 
 interface TaskBody {
   score: number
-  results: { checks?: Array<{ id: string; verdict: string; observed?: unknown; expected?: unknown }> }
+  results: { verdict?: string; checks?: Array<{ id: string; verdict: string; observed?: unknown; expected?: unknown }> }
 }
 
 async function main(): Promise<number> {
@@ -194,6 +194,7 @@ async function main(): Promise<number> {
             else {
               const body = (await res.json()) as TaskBody
               cell.score = body.score
+              cell.verdict = body.results.verdict ?? null
               const checks = body.results.checks ?? []
               cell.failed = checks.filter((c) => c.verdict === 'fail').map((c) => c.id)
               cell.warned = checks.filter((c) => c.verdict === 'warn').map((c) => c.id)

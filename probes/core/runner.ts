@@ -102,7 +102,8 @@ export async function runPlan(plan: ToolPlan, slot: Slot, opts: { report?: 'now'
     const answer = (await res.json()) as { task_id?: string; error?: string }
     if (!res.ok || !answer.task_id) throw new Error(answer.error ?? `HTTP ${res.status}`)
     slot.stored(answer.task_id)
-    slot.status(`Done. Task ${answer.task_id}`)
+    // Said to a person: the task's id is in data-task (the page's body, or the /run section).
+    slot.status('Done: the tests ran and their results were stored.')
     if (opts.report !== 'later') await showReport(tool, body, slot)
     return { taskId: answer.task_id, body }
   } catch (e) {

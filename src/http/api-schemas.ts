@@ -6,6 +6,10 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { BotDetectorSpecResults, resultsSchema, } from '../core/results'
 import { TOOLS, type ToolId } from '../../common/tools'
+import { VERDICTS } from '../core/scoring'
+import { BOT_VERDICTS } from '../checks/automation-verdict'
+import { SCORE_BANDS } from '../core/task-verdict'
+import { IDENTITY_IDS } from '../core/compare'
 
 /** Points at a published component; the document's test checks that every reference resolves. */
 export const ref = <T = unknown>(name: string, options: Record<string, unknown> = {}) =>
@@ -73,12 +77,97 @@ export const Run = Type.Object(
   { additionalProperties: false, description: 'The tasks one visit to /run stored, one per tool.' },
 )
 
-export const Comparison = Type.Object(
-  {},
+const Side = (which: string) =>
+  Type.Object(
+    {
+      id: Uuid(`The ${which} run's or task's id, as given in \`${which}\`.`),
+      kind: Type.Union([Type.Literal('run'), Type.Literal('task')], { description: 'Whether that id is a run (every tool of one visit) or a single task.' }),
+    },
+    { additionalProperties: false, description: `The ${which} side.` },
+  )
+
+const CheckVerdict = (side: string) =>
+  Type.Union([...VERDICTS.map((v) => Type.Literal(v)), Type.Null()], { description: `The check's verdict on the ${side} side; null when that side's results do not have the check (another ruleset).` })
+
+export const ComparedCheck = Type.Object(
+  { id: Type.String({ description: 'The check’s id, as in the tool’s results.' }), name: Type.String({ description: 'What the check tests, in words.' }) },
+  { additionalProperties: false, description: 'A check a comparison names.' },
+)
+
+export const CheckChange = Type.Object(
+  { id: Type.String({ description: 'The check’s id.' }), name: Type.String({ description: 'What the check tests, in words.' }), base: CheckVerdict('base'), head: CheckVerdict('head') },
+  { additionalProperties: false, description: 'A check whose verdict differs between the two sides.' },
+)
+
+const TaskSummary = (side: string) =>
+  Type.Union(
+    [
+      Type.Object(
+        {
+          score: Type.Integer({ minimum: 0, maximum: 100, description: 'The task’s score, 0 to 100.' }),
+          verdict: Type.Union([...['untested', ...BOT_VERDICTS, ...SCORE_BANDS].map((v) => Type.Literal(v))], { description: 'Its report’s headline as one word: bot-detector’s human, suspicious or bot; another tool’s band of its score (ordinary, suspicious, detected); untested when its main evidence was missing.' }),
+        },
+        { additionalProperties: false },
+      ),
+      Type.Null(),
+    ],
+    { description: `The ${side} task's score and verdict; null when the ${side} side has no task of this tool.` },
+  )
+
+const TaskIdOrNull = (side: string) => Type.Union([Uuid(`The ${side} side's task of this tool.`), Type.Null()], { description: `The ${side} side's task of this tool; null when it has none.` })
+const Checks = (what: string) => Type.Array(ref('ComparedCheck'), { description: what })
+
+export const ToolComparison = Type.Object(
   {
-    additionalProperties: true,
-    description:
-      'Two runs (or tasks) side by side: per tool, the checks whose verdict changed, new and fixed failures, the identity values that changed (user agent, JA4, HTTP/2 fingerprint, visitor id, canvas and audio hashes), and whether both were judged under one ruleset (docs/api.md, "Compare two runs").',
+    tool: Type.String({ description: 'The tool’s id.' }),
+    base_task_id: TaskIdOrNull('base'),
+    head_task_id: TaskIdOrNull('head'),
+    base: TaskSummary('base'),
+    head: TaskSummary('head'),
+    ruleset: Type.Object(
+      {
+        base: Type.Union([Type.String(), Type.Null()], { description: 'The ruleset the base task was judged under; null when it has none.' }),
+        head: Type.Union([Type.String(), Type.Null()], { description: 'The ruleset the head task was judged under; null when it has none.' }),
+        same: Type.Boolean({ description: 'Whether both were judged under one ruleset.' }),
+      },
+      { additionalProperties: false, description: 'The ruleset (checks, weights and code) of each side.' },
+    ),
+    changed: Type.Array(ref('CheckChange'), { description: 'The checks whose verdict changed (empty when the tool is on one side only).' }),
+    new_failures: Checks('The checks that fail on the head side and did not on the base side (only `fail` counts; a warning is not a failure).'),
+    fixed_failures: Checks('The checks that failed on the base side and no longer do.'),
+    new_warnings: Checks('The checks that warn on the head side and did not on the base side.'),
+  },
+  { additionalProperties: false, description: 'One tool in a comparison; a tool on one side only has the other side null and no check lists.' },
+)
+
+export const IdentityChange = Type.Object(
+  {
+    id: Type.Union(IDENTITY_IDS.map((v) => Type.Literal(v)), { description: 'Which value: the user agent, JA4, the HTTP/2 fingerprint, the visitor id, a canvas hash or the audio sum.' }),
+    name: Type.String({ description: 'The value’s name in words.' }),
+    tool: Type.String({ description: 'The tool it was read from.' }),
+    base: Type.Union([Type.String(), Type.Null()], { description: 'The value on the base side; null when that side did not have it.' }),
+    head: Type.Union([Type.String(), Type.Null()], { description: 'The value on the head side; null when that side did not have it.' }),
+  },
+  { additionalProperties: false, description: 'An identity value that differs between the two sides.' },
+)
+
+const Count = (what: string) => Type.Integer({ minimum: 0, description: `How many checks ${what}, over every tool.` })
+
+export const Comparison = Type.Object(
+  {
+    base: Side('base'),
+    head: Side('head'),
+    same_ruleset: Type.Boolean({ description: 'Whether every tool on both sides was judged under one ruleset; when false, a changed verdict may be the service’s change rather than the browser’s.' }),
+    tools: Type.Array(ref('ToolComparison'), { description: 'Per tool, in the tools’ order: both tasks, their scores and verdicts, and the checks that changed.' }),
+    identity: Type.Array(ref('IdentityChange'), { description: 'The identity values that changed (only those).' }),
+    changed: Count('changed verdict'),
+    new_failures: Count('newly fail'),
+    fixed_failures: Count('no longer fail'),
+    new_warnings: Count('newly warn'),
+  },
+  {
+    additionalProperties: false,
+    description: 'Two runs (or tasks) side by side: per tool, the checks whose verdict changed, new and fixed failures, the identity values that changed, and whether both were judged under one ruleset.',
   },
 )
 
@@ -258,6 +347,10 @@ export function apiComponents(): Record<string, TSchema> {
     Task,
     Run,
     Comparison,
+    ToolComparison,
+    CheckChange,
+    ComparedCheck,
+    IdentityChange,
     ...resultsComponents(),
     PlanInput,
     Plan,

@@ -70,7 +70,7 @@ const COMPARISON_EXAMPLE = {
     },
     '…',
   ],
-  identity: [{ id: 'user_agent', name: 'User agent', tool: null, base: 'Mozilla/5.0 … Chrome/155.0.0.0 …', head: 'Mozilla/5.0 … HeadlessChrome/156.0.0.0 …' }],
+  identity: [{ id: 'user_agent', name: 'User agent', tool: 'bot-detector', base: 'Mozilla/5.0 … Chrome/155.0.0.0 …', head: 'Mozilla/5.0 … HeadlessChrome/156.0.0.0 …' }],
   changed: 1,
   new_failures: 1,
   fixed_failures: 0,

@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'bun:test'
+import { crc32 as zlibCrc32 } from 'node:zlib'
+import fc from 'fast-check'
 import { crc32 } from './crc32'
 import { extractApiKey, generateApiKey, hashSecret, isWellFormedApiKey, KEY_LENGTH, KEY_PREFIX, keyHint, randomBase62 } from './keys'
 
@@ -27,6 +29,9 @@ describe('crc32', () => {
   test('is 0 for no bytes and an unsigned 32-bit number otherwise', () => {
     expect(crc32(new Uint8Array())).toBe(0)
     expect(crc32(new TextEncoder().encode('The quick brown fox jumps over the lazy dog'))).toBe(0x414fa339)
+  })
+  test("agrees with zlib's on any bytes", () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (b) => expect(crc32(b)).toBe(zlibCrc32(b))), { numRuns: 300 })
   })
 })
 

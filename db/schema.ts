@@ -319,3 +319,19 @@ export const uniquenessRanges = pgTable(
     index('uniqueness_ranges_empty_idx').on(t.createdAt).where(sql`${t.browsers} <= 0`),
   ],
 )
+
+/**
+ * Key directories of signed agents (issue 60, src/agents/directories.ts): what an instance read
+ * from a Signature-Agent's directory URL, or why it could not, until `expires_at` (the
+ * directory's Cache-Control, bounded; a failure for a minute). Shared by every instance, so that
+ * a directory is fetched once for all of them.
+ */
+export const agentDirectories = pgTable('agent_directories', {
+  url: text('url').primaryKey(),
+  /** The directory's keys, media type and form; null when it could not be read. */
+  body: jsonb('body'),
+  /** Why it could not be read; null when it was. */
+  failure: text('failure'),
+  fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+})

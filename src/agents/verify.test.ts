@@ -112,7 +112,7 @@ describe('Web Bot Auth verification', () => {
   })
 
   test('malformed headers are invalid, never a throw', async () => {
-    for (const h of [{ 'signature-input': 'sig1=("@authority"', signature: 'sig1=:AAAA:' }, { 'signature-input': 'sig1=("@authority");tag="web-bot-auth"', signature: 'nope' }, { 'signature-input': '', signature: '', 'signature-agent': '(' }]) {
+    for (const h of [{ 'signature-input': 'sig1=("@authority"', signature: 'sig1=:AAAA:' }, { 'signature-input': 'sig1=("@authority");tag="web-bot-auth"', signature: 'nope' }, { 'signature-input': '', signature: '', 'signature-agent': '(' }] as Array<Record<string, string>>) {
       expect((await verifier.verify(request(h), now))?.state).toBe('invalid')
     }
   })

@@ -36,7 +36,7 @@ export interface SignOptions {
 export async function signLegacy(url: string, method: string, key: AgentKey, o: SignOptions): Promise<Record<string, string>> {
   const agentHeader = JSON.stringify(o.agent)
   const req = new Request(url, { method, headers: { 'signature-agent': agentHeader } })
-  const signer = await signerFromJWK({ ...key.jwk, kid: key.keyid })
+  const signer = await signerFromJWK({ ...key.jwk, kid: key.keyid } as JsonWebKey)
   const h = await signatureHeaders(req, signer, { created: new Date(o.created * 1000), expires: new Date((o.created + (o.lifetime ?? 300)) * 1000) })
   return { 'signature-agent': agentHeader, signature: h.Signature, 'signature-input': h['Signature-Input'] }
 }

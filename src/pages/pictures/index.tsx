@@ -16,6 +16,11 @@ import { BotFindings } from './bot-findings'
 import { CanvasPictures } from './canvas'
 import { FontsPicture } from './fonts'
 import { ScreenPicture } from './screen'
+import { networkCard, verdictGauge, zoneBand, type LookupPart } from '../../core/pictures/glance'
+import { tlsHello } from '../../core/pictures/tls-hello'
+import { tlsEvidenceOf } from '../../checks/tls-views'
+import { KIND_TITLES, KINDS, kindOf } from './bot-findings'
+import { NetworkCardPicture, TlsHelloPicture, VerdictGaugePicture, ZoneBandPicture } from './glance'
 
 type Signals = Record<string, SignalResult<unknown> | undefined>
 
@@ -23,6 +28,18 @@ type Signals = Record<string, SignalResult<unknown> | undefined>
 export function signalIn<T>(results: ReportResults, name: string): T | undefined {
   const signals = (results.signals ?? {}) as Signals
   return signalValue(signals[name] as SignalResult<T> | undefined)
+}
+
+/** bot-detector's score and verdict on its gauge, with the checks of each kind of finding. */
+function BotVerdict(props: { results: ReportResults }): JSX.Element {
+  const { results } = props
+  const groups = KINDS.map((kind) => {
+    const mine = results.checks.filter((c) => kindOf(c) === kind)
+    const n = (v: string) => mine.filter((c) => c.verdict === v).length
+    return { title: KIND_TITLES[kind], fail: n('fail'), warn: n('warn'), pass: n('pass'), na: n('na') }
+  })
+  const verdict = typeof results.verdict === 'string' ? results.verdict : ''
+  return <VerdictGaugePicture g={verdictGauge(results.summary.score, verdict, groups)} />
 }
 
 export function ToolPicture(props: { tool: ToolId; results: ReportResults }): JSX.Element {
@@ -53,10 +70,41 @@ export function ToolPicture(props: { tool: ToolId; results: ReportResults }): JS
       return fonts?.detected ? <FontsPicture detected={fonts.detected} tested={fonts.tested ?? 0} inferredOs={fonts.inferredOs ?? null} /> : ''
     }
     case 'bot-detector':
-      return <BotFindings checks={results.checks} />
+      return (
+        <>
+          {results.untested ? '' : <BotVerdict results={results} />}
+          <BotFindings checks={results.checks} />
+        </>
+      )
     // The sections are the tools' own (src/core/tools/<tool>.ts), as assembleResults stored them.
-    case 'ip-leak':
-      return results.ip ? <AddressesPicture groups={ipLeakMap(results as unknown as Parameters<typeof ipLeakMap>[0])} /> : ''
+    case 'ip-leak': {
+      if (!results.ip) return ''
+      const ip = results.ip as { address: string; scope: string | null; lookup: LookupPart }
+      return (
+        <>
+          <NetworkCardPicture c={networkCard(ip.address, ip.scope, ip.lookup)} />
+          <AddressesPicture groups={ipLeakMap(results as unknown as Parameters<typeof ipLeakMap>[0])} />
+        </>
+      )
+    }
+    case 'vpn-detector': {
+      const vpn = results.vpn as { address: string; scope: string | null; lookup: LookupPart } | undefined
+      return vpn ? <NetworkCardPicture c={networkCard(vpn.address, vpn.scope, vpn.lookup)} /> : ''
+    }
+    case 'timezone-geo': {
+      const tz = results.timezone as { zone: string | null; utcOffset: string | null; ipCountry: string | null } | undefined
+      if (!tz) return ''
+      const fit = results.checks.find((c) => c.id === 'ip-zone')?.verdict ?? 'na'
+      return <ZoneBandPicture z={zoneBand(tz, Date.now())} fit={fit} />
+    }
+    case 'tls-fingerprint': {
+      const tls = results.tls as { ja4: string | null; alpn: string[] | null } | undefined
+      if (!tls?.ja4) return ''
+      const seen = tlsEvidenceOf({ evidence: ((results.server as { evidence?: unknown[] } | undefined)?.evidence ?? []) as never })
+      const grease = seen?.tls ? ((seen.tls as { grease?: boolean | null }).grease ?? null) : null
+      const hello = tlsHello(tls.ja4, grease, tls.alpn)
+      return hello ? <TlsHelloPicture t={hello} /> : ''
+    }
     case 'webrtc-leak':
       return results.webrtc ? <AddressesPicture groups={webrtcLeakMap(results as unknown as Parameters<typeof webrtcLeakMap>[0])} /> : ''
     case 'dns-leak':

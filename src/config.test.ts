@@ -37,7 +37,18 @@ describe('parseConfig', () => {
       connectionLimits: { perNetwork: 64, handshakesPerNetwork: 16, perRange: 256, total: 1024 },
       streamsInFlight: 4,
       stallMs: 15_000,
+      agents: { pinned: new Map(), allowPrivate: false, fetchesPerMinute: 30, extraCaFile: undefined },
     })
+  })
+
+  test('signed agents: pinned directories by name (an origin is its well-known directory), private addresses, the fetch budget', () => {
+    const c = parseConfig({ AGENT_DIRECTORIES: 'ChatGPT agent=https://chatgpt.com, Mine=https://agents.example/keys.json', AGENT_DIRECTORIES_ALLOW_PRIVATE: '1', AGENT_DIRECTORY_FETCHES_PER_MINUTE: '5' }).agents
+    expect([...c.pinned]).toEqual([
+      ['https://chatgpt.com/.well-known/http-message-signatures-directory', 'ChatGPT agent'],
+      ['https://agents.example/keys.json', 'Mine'],
+    ])
+    expect(c).toMatchObject({ allowPrivate: true, fetchesPerMinute: 5 })
+    expect(() => parseConfig({ AGENT_DIRECTORIES: 'Plain=http://agent.example' })).toThrow("AGENT_DIRECTORIES: Expected <name>=<https URL> entries separated by commas, got 'Plain=http://agent.example'")
   })
 
   test('uniqueness: the window follows a shorter retention, is refused when longer than it, and the flood bound is read', () => {

@@ -12,6 +12,8 @@ import { HSTS_DEFAULT_MAX_AGE } from './http/hsts'
 import { DEFAULT_PER_RANGE, DEFAULT_WINDOW_DAYS } from './core/uniqueness'
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './listeners/connection-budget'
 import { DEFAULT_SERVE_LIMITS } from './listeners/https-serve'
+import { parsePinnedDirectories } from './agents/pinned'
+import { DEFAULT_FETCHES_PER_MINUTE } from './agents/directories'
 
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -61,6 +63,13 @@ const EnvSchema = Type.Object({
   HTTPS_MAX_CONNECTIONS: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DEFAULT_CONNECTION_LIMITS.total }),
   HTTPS_STREAMS_IN_FLIGHT: Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_SERVE_LIMITS.streamsInFlight }),
   STALL_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: DEFAULT_SERVE_LIMITS.stallMs }),
+  // Signed agents (issue 60, docs/signed-agents.md): directories the operator trusts and names
+  // (`Name=https://…, …`), key directories on private addresses, and key directory fetches a minute.
+  AGENT_DIRECTORIES: Type.Optional(Type.String({ maxLength: 10_000 })),
+  AGENT_DIRECTORIES_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  AGENT_DIRECTORY_FETCHES_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 10_000, default: DEFAULT_FETCHES_PER_MINUTE }),
+  // Trusted for key directory fetches besides the runtime's roots (the variable Node and Bun read).
+  NODE_EXTRA_CA_CERTS: Type.Optional(Type.String({ minLength: 1 })),
 })
 
 export type Env = Static<typeof EnvSchema>
@@ -123,6 +132,8 @@ export interface Config {
   streamsInFlight: number
   /** A write not taken or a body not sent for this long ends the connection (both ports). */
   stallMs: number
+  /** Signed agents: pinned directories (URL → name), private addresses allowed, fetches a minute, extra CA file. */
+  agents: { pinned: Map<string, string>; allowPrivate: boolean; fetchesPerMinute: number; extraCaFile: string | undefined }
 }
 
 /** Parses the environment; throws an Error naming every bad variable. */
@@ -162,6 +173,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (e.SIGNING_KEY_SECRET !== undefined && e.SIGNING_KEY_SECRET_FILE !== undefined) lines.push('SIGNING_KEY_SECRET_FILE: set, but so is SIGNING_KEY_SECRET; set one of them')
   if (e.UNIQUENESS_WINDOW_DAYS !== undefined && e.TASK_RETENTION_DAYS !== undefined && e.UNIQUENESS_WINDOW_DAYS > e.TASK_RETENTION_DAYS)
     lines.push(`UNIQUENESS_WINDOW_DAYS: ${e.UNIQUENESS_WINDOW_DAYS} days is longer than TASK_RETENTION_DAYS (${e.TASK_RETENTION_DAYS}): the figures would count browsers whose tasks are deleted; set it to at most ${e.TASK_RETENTION_DAYS}`)
+  const pinned = parsePinnedDirectories(e.AGENT_DIRECTORIES ?? '')
+  if (!pinned.ok) lines.push(`AGENT_DIRECTORIES: ${pinned.error}`)
   if (lines.length) throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`)
   return {
     port: e.PORT,
@@ -197,5 +210,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     connectionLimits: { perNetwork: e.HTTPS_CONNECTIONS_PER_NETWORK, handshakesPerNetwork: e.HTTPS_HANDSHAKES_PER_NETWORK, perRange: e.HTTPS_CONNECTIONS_PER_RANGE, total: e.HTTPS_MAX_CONNECTIONS },
     streamsInFlight: e.HTTPS_STREAMS_IN_FLIGHT,
     stallMs: e.STALL_TIMEOUT_MS,
+    agents: { pinned: pinned.ok ? pinned.map : new Map(), allowPrivate: e.AGENT_DIRECTORIES_ALLOW_PRIVATE, fetchesPerMinute: e.AGENT_DIRECTORY_FETCHES_PER_MINUTE, extraCaFile: e.NODE_EXTRA_CA_CERTS },
   }
 }

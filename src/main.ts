@@ -25,6 +25,7 @@ import { CertificateError } from './listeners/tls-certificate'
 import { createMetrics } from './metrics'
 import { loadReferencePopulation } from './reference-population'
 import type { JudgeContext } from './checks/define'
+import { agentVerifierFor } from './agents/service'
 
 async function main() {
   // Before anything is created: what the service makes (DATA_DIR, the database's files, the
@@ -144,6 +145,7 @@ async function main() {
     log,
     metrics,
     metricsToken: config.metricsToken,
+    agents: agentVerifierFor(database.db, config.agents, stamped),
     evidence: { ...(stunListener ? { stunPort: stunListener.port } : {}), ...(tlsListener ? { tlsPort: tlsListener.port } : {}), ...(dnsListener ? { dnsZone: config.dnsZone } : {}) },
     judge,
   })

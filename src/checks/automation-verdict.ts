@@ -12,13 +12,14 @@ import { stackSourceUrl } from './stack-frames'
 import { webdriverFlag } from './webdriver-flag'
 import { tlsVersion } from './tls-version'
 import { replayedRun } from './replayed-run'
+import { signedAgent } from './signed-agent'
 
 export const BOT_VERDICTS = ['human', 'suspicious', 'bot'] as const
 export type BotVerdict = (typeof BOT_VERDICTS)[number]
 
 /** Checks whose failure alone makes the verdict `bot`: markers no person's browser produces. */
 const DECISIVE = new Set<string>(
-  [webdriverFlag, stackSourceUrl, inputPacing, playwrightGlobals, seleniumGlobals, phantomjsTraces, automationGlobals, headlessUa, headlessWorkerUa, headlessBrands, headlessUaHeader, headlessSharedWorkerUa, tlsVersion, replayedRun].map((c) => c.id),
+  [webdriverFlag, stackSourceUrl, inputPacing, playwrightGlobals, seleniumGlobals, phantomjsTraces, automationGlobals, headlessUa, headlessWorkerUa, headlessBrands, headlessUaHeader, headlessSharedWorkerUa, tlsVersion, replayedRun, signedAgent].map((c) => c.id),
 )
 
 export function verdictOf(checks: readonly Check[], score: number): BotVerdict {

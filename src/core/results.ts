@@ -6,6 +6,7 @@ import { Type, TypeGuard, type TSchema } from '@sinclair/typebox'
 import { CheckSchema, SummarySchema } from './scoring'
 import { ConsistencySchema } from './consistency'
 import { ElsewhereSchema, EvidenceItemSchema, PROOF_STATES } from './tools/observation'
+import { AgentOutcomeSchema } from './agent-outcome'
 import type { ToolId } from '../../common/tools'
 import { DROPPED_LISTED, UnverifiedSchema } from './tools/verified'
 import { IDENTIFYING_TOOLS, K_FLOOR, MEANINGFUL_POPULATION } from './uniqueness'
@@ -54,6 +55,7 @@ export const ServerEvidenceSchema = Type.Object(
       }),
     ),
     proof_detail: Type.Optional(Type.String({ description: 'What the verification of `proof` found, in one line.' })),
+    agent: Type.Optional(AgentOutcomeSchema()),
   },
   { additionalProperties: true, description: 'What the service itself observed of the submitting request.' },
 )

@@ -8,6 +8,7 @@ import type { JudgeContext } from '../checks/define'
 import type { ProxyHeaderMap } from '../evidence/proxy-fingerprints'
 import type { Metrics } from '../metrics'
 import type { ReferenceData } from '../core/reference/reference'
+import type { AgentVerifier } from '../agents/verify'
 
 /** Everything the app needs from the outside world; src/main.ts builds it, tests fake it. */
 export interface AppDeps {
@@ -75,4 +76,9 @@ export interface AppDeps {
   metrics?: Metrics | undefined
   /** METRICS_TOKEN: GET /metrics answers with `metrics` for this bearer token; 404 when omitted. */
   metricsToken?: string | undefined
+  /**
+   * Verifies Web Bot Auth signatures (src/agents/verify.ts, issue 60); a signed request is
+   * `unverified` when omitted. Unsigned requests never reach it.
+   */
+  agents?: AgentVerifier | undefined
 }

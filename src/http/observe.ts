@@ -13,6 +13,7 @@ import { redactHeaderValue, redactUrl } from '../core/redact'
 import type { ServerObservation } from '../core/tools/observation'
 import { proxyFingerprintEvidence, type ProxyHeaderMap } from '../evidence/proxy-fingerprints'
 import { observeRequest, peerIsTrustedProxy } from './client-ip'
+import { mayBeSigned, signedRequestOf, type AgentVerifier } from '../agents/verify'
 
 /**
  * The fingerprint headers to believe for this request: the configured ones when its socket
@@ -29,9 +30,10 @@ export function believedFingerprintHeaders(
 
 export async function observeSubmission(
   db: Db,
-  args: { request: Request; ip: string; now: Date; body: unknown; purpose: 'submit' | 'report'; fingerprintHeaders?: ProxyHeaderMap | null },
+  args: { request: Request; ip: string; now: Date; body: unknown; purpose: 'submit' | 'report'; fingerprintHeaders?: ProxyHeaderMap | null; agents?: AgentVerifier | undefined },
 ): Promise<ServerObservation> {
-  const base = observeRequest(args.request, args.ip, args.now)
+  const agent = await observeAgent(args.agents, args.request, args.now)
+  const base = { ...observeRequest(args.request, args.ip, args.now), ...(agent ? { agent } : {}) }
   // After the listener's evidence, so that its own view of the handshake comes first and wins
   // (tlsEvidenceOf in src/checks/tls-views.ts). These describe the submitting
   // request's connection, so they need no nonce.
@@ -59,6 +61,16 @@ export async function observeSubmission(
   const dropped = Object.keys(read.dropped).length ? { evidenceDropped: read.dropped } : {}
   const elsewhere = read.elsewhere.length ? { evidenceElsewhere: read.elsewhere } : {}
   return withProxy({ ...base, nonce: state, evidence: withoutCredentials(read.evidence), ...dropped, ...elsewhere, ...proofOf(state === 'valid' ? nonce : null) })
+}
+
+/**
+ * The request's Web Bot Auth signature (issue 60): verified when it carries any of its headers;
+ * without a verifier (an app built without one) a signed request is said to be unverified.
+ */
+export async function observeAgent(agents: AgentVerifier | undefined, request: Request, now: Date): Promise<ServerObservation['agent']> {
+  if (!mayBeSigned(request.headers)) return undefined
+  if (!agents) return { state: 'unverified', code: 'directory', reason: 'this instance does not verify signatures', conformance: { form: 'none', covered: [], missing: [], nonce: false } }
+  return (await agents.verify(signedRequestOf(request), now)) ?? undefined
 }
 
 /**

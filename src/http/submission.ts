@@ -69,7 +69,7 @@ type Server = Parameters<typeof believedFingerprintHeaders>[0]
  * `page`: the tool the report URL names; a body for another tool is refused.
  */
 export async function readSubmission(
-  deps: Pick<AppDeps, 'db' | 'judge' | 'ipTruncate' | 'log' | 'trustedProxies' | 'tlsFingerprintHeaders' | 'uniqueness'>,
+  deps: Pick<AppDeps, 'db' | 'judge' | 'ipTruncate' | 'log' | 'trustedProxies' | 'tlsFingerprintHeaders' | 'uniqueness' | 'agents'>,
   args: {
     request: Request
     server: Server
@@ -88,7 +88,7 @@ export async function readSubmission(
   const body = read.value
   const refused = args.admit ? await args.admit(body) : null
   if (refused) return { ok: false, failure: refused }
-  const observed = await observeSubmission(db, { request, ip: args.ip, now, body, purpose, fingerprintHeaders: believedFingerprintHeaders(args.server, request, deps) })
+  const observed = await observeSubmission(db, { request, ip: args.ip, now, body, purpose, fingerprintHeaders: believedFingerprintHeaders(args.server, request, deps), agents: deps.agents })
   if (observed.nonce === 'used') return { ok: false, failure: { code: 'nonce_used' } }
   // Judged on the full address; stored cut to its network when IP_TRUNCATE is set.
   const ipAddress = deps.ipTruncate ? truncateIp(observed.ip) : observed.ip

@@ -52,6 +52,8 @@ export function serverEvidence(server: ServerObservation) {
     ...(server.evidenceElsewhere?.length ? { evidence_elsewhere: server.evidenceElsewhere } : {}),
     // The page's proof that it ran, for the tools that take the challenge (src/core/page-proof.ts).
     ...(server.proof ? { proof: server.proof, proof_detail: server.proofDetail ?? '' } : {}),
+    // A signed agent's signature, as verified (src/agents/verify.ts): only on signed requests.
+    ...(server.agent ? { agent: server.agent } : {}),
   }
 }
 

@@ -49,6 +49,7 @@ import { tlsVersion } from '../../checks/tls-version'
 import { tlsInterception } from '../../checks/tls-interception'
 import { pageRan } from '../../checks/page-ran'
 import { replayedRun } from '../../checks/replayed-run'
+import { signedAgent } from '../../checks/signed-agent'
 import { uaConsistency } from '../../checks/ua-consistency'
 import { uaHeaderVsNavigator } from '../../checks/ua-header'
 import { webdriverDescriptor, webdriverFlag } from '../../checks/webdriver-flag'
@@ -73,7 +74,7 @@ export const BotDetectorSections = Type.Object({
   ),
   frameworks: Type.Optional(
     Type.Array(Type.String(), {
-      description: "Automation the service recognised: playwright, puppeteer, selenium, phantomjs, nightmare, cypress, webdriver, cdp, headless, stealth, automation-flags (launched with the default arguments of Playwright or Puppeteer). Absent on a body of the spec's shape.",
+      description: "Automation the service recognised: playwright, puppeteer, selenium, phantomjs, nightmare, cypress, webdriver, cdp, headless, stealth, automation-flags (launched with the default arguments of Playwright or Puppeteer), signed-agent (a verified Web Bot Auth signature: `server.agent` names the agent), spoofed-agent (a signature claiming an agent that does not verify). Absent on a body of the spec's shape.",
     }),
   ),
 })
@@ -143,6 +144,9 @@ export const botDetector = defineTool({
     [listenerAddress, 10],
     [datacenterIp, 20],
     [tcpSynOs, 30],
+    // A Web Bot Auth signature (issue 60): verified, automation by its own word; invalid, an
+    // agent's name used without its key. Decisive either way; `na` for every unsigned request.
+    [signedAgent, 60],
   ],
   addSections(s, { checks, labels }, server) {
     const nav = signalValue(s.navigator)

@@ -11,6 +11,7 @@
 // `http` section has nulls for them.
 
 import { pageRan } from '../../checks/page-ran'
+import { signedAgent } from '../../checks/signed-agent'
 import { Type } from '@sinclair/typebox'
 import { HttpHeadersSignals } from '../../../common/signals/http-headers'
 import { brandsClaim, parseUserAgent, type ClaimedBrowser } from '../../../common/user-agent'
@@ -87,6 +88,8 @@ export const httpHeaders = defineTool({
     [listenerAddress, 10],
     [tcpSynOs, 20],
     [pageRan, 30],
+    // A Web Bot Auth signature (issue 60): a signed agent, or one spoofed; `na` when unsigned.
+    [signedAgent, 60],
   ],
   addSections(_, { checks }, server) {
     const claimed = parseUserAgent(server.userAgent)

@@ -3,6 +3,7 @@
 // checks that use it are marked `source: 'server'`.
 
 import { Type, type Static } from '@sinclair/typebox'
+import { AgentOutcomeSchema } from '../agent-outcome'
 
 /** The states of ServerObservation.proof. */
 export const PROOF_STATES = ['valid', 'wrong', 'missing', 'no-nonce'] as const
@@ -70,6 +71,8 @@ export const ServerObservationSchema = Type.Object({
   proof: Type.Optional(Type.Union(PROOF_STATES.map((s) => Type.Literal(s)))),
   /** What the proof's verification found, one line (which boxes were off, or why none were judged). */
   proofDetail: Type.Optional(Type.String()),
+  /** The request's Web Bot Auth signature (src/agents/verify.ts, issue 60); absent when it carried none of its headers. */
+  agent: Type.Optional(AgentOutcomeSchema()),
 })
 
 /** The observations of one kind, listeners' first, then a proxy's. */

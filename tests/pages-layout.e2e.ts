@@ -115,6 +115,18 @@ async function taskOf(page: Page): Promise<Task> {
 
 const value = <T,>(task: Task, name: string) => task.results.signals?.[name]?.value as T
 
+/** An at-a-glance picture (src/pages/pictures/glance.tsx): an image labelled by its title, inside the screen's width. */
+async function expectGlance(page: Page, name: string, says: RegExp): Promise<void> {
+  const svg = page.getByRole('region', { name: 'Results' }).locator(`[data-picture=${name}] svg`)
+  await expect(page.getByRole('img', { name: says })).toHaveCount(1)
+  await expect(svg).toHaveAttribute('role', 'img')
+  const box = (await svg.boundingBox())!
+  const width = await page.evaluate(() => document.documentElement.clientWidth)
+  expect(box.x, `${name} starts on the screen`).toBeGreaterThanOrEqual(0)
+  expect(box.x + box.width, `${name} ends inside the screen`).toBeLessThanOrEqual(width)
+  expect(box.width, `${name} is drawn at a readable size`).toBeGreaterThan(Math.min(300, width - 60))
+}
+
 /** The picture each tool draws, checked against what the task stored. */
 async function expectPicture(page: Page, tool: ToolId, task: Task): Promise<void> {
   const report = page.getByRole('region', { name: 'Results' })
@@ -170,9 +182,29 @@ async function expectPicture(page: Page, tool: ToolId, task: Task): Promise<void
     case 'dns-leak': {
       const http = tool === 'ip-leak' ? (task.results.ip as { address: string }).address : tool === 'webrtc-leak' ? (task.results.webrtc as { httpAddress: string }).httpAddress : (task.results.dns as { clientAddress: string }).clientAddress
       await expect(report.locator('[data-picture=addresses] [data-seen-by=http] li').first()).toHaveAttribute('data-address', http)
+      // ip-leak's address card: loopback belongs to no country or network, and says so.
+      if (tool === 'ip-leak') {
+        await expect(report.locator('[data-picture=network]')).toHaveAttribute('data-country', '')
+        await expectGlance(page, 'network', new RegExp(`^The address ${http.replaceAll('.', '\\.')}: a loopback address, which belongs to no country or network`))
+      }
+      break
+    }
+    case 'vpn-detector':
+      await expectGlance(page, 'network', /^The address .*: a loopback address/)
+      break
+    case 'timezone-geo': {
+      // Headless Chromium is in UTC; loopback has no country to expect a zone from.
+      const tz = task.results.timezone as { zone: string; utcOffset: string }
+      await expect(report.locator('[data-picture=zone]')).toHaveAttribute('data-browser-offset', tz.utcOffset === '+00:00' ? 'UTC' : `UTC${tz.utcOffset}`)
+      await expectGlance(page, 'zone', new RegExp(`^The browser's time zone is ${tz.zone}, .* there is no zone to expect\\.$`))
       break
     }
     case 'bot-detector': {
+      // The verdict at a glance: the score and verdict word on the gauge, a bar per kind of finding.
+      await expect(report.locator('[data-picture=verdict]')).toHaveAttribute('data-score', String(task.score))
+      await expect(report.locator('[data-picture=verdict]')).toHaveAttribute('data-verdict', 'bot')
+      await expect(report.locator('[data-picture=verdict] [data-group]')).toHaveCount(4)
+      await expectGlance(page, 'verdict', new RegExp(`^Verdict: bot, score ${task.score} of 100 .* Automation markers: \\d+ failed`))
       const groups = report.locator('[data-picture=findings] [data-kind]')
       await expect(groups).toHaveCount(4)
       // Headless Chromium: the automation markers fire, and the frameworks are badges above the table.

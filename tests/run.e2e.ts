@@ -138,6 +138,12 @@ test('the run page on a desktop and a phone: no serious accessibility violation,
     await openRun(page, server.baseUrl)
     await expect(page.locator('#overview')).toBeVisible({ timeout: 30_000 })
     await expect(page.locator('.run-tool .report')).toHaveCount(TOOL_IDS.length, { timeout: 30_000 })
+    // The reports' ids are made each section's own, and what refers to them follows: every
+    // picture is an image named by its own title (bot-detector's verdict, the address, the zone…).
+    const unresolved = await page.evaluate(() => [...document.querySelectorAll('[aria-labelledby]')].flatMap((el) => el.getAttribute('aria-labelledby')!.split(/\s+/).filter((id) => !document.getElementById(id))))
+    expect(unresolved).toEqual([])
+    await expect(page.getByRole('img', { name: /^Verdict: bot, score \d+ of 100/ })).toHaveCount(1)
+    await expect(page.getByRole('img', { name: /^The browser's time zone is / })).toHaveCount(1)
     // The same page, judged at a desktop's width and then at a phone's.
     for (const viewport of [{ width: 1280, height: 800 }, { width: 360, height: 740 }]) {
       await page.setViewportSize(viewport)

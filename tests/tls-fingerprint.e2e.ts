@@ -120,6 +120,19 @@ test.describe('Chromium trusting the certificate (--ignore-certificate-errors)',
     expect(task.results.http2).toMatchObject({ akamai: h2!.akamai, family: 'chromium' })
     expect(task.results.handshake).toEqual({ tested: true, reason: null, httpsUrl: null })
     await expect(page.getByRole('region', { name: 'Results' })).toContainText('TLS stack seen: Chromium (BoringSSL)')
+    // The hello at a glance: JA4's three parts, part a field by field, GREASE and ALPN, as an
+    // image labelled in words, inside a 390 px phone's width.
+    const hello = page.locator('[data-picture=tls-hello]')
+    const ja4 = (tls as { ja4: string }).ja4
+    await expect(hello).toHaveAttribute('data-ja4', ja4)
+    await expect(hello).toHaveAttribute('data-grease', 'true')
+    await expect(hello).toHaveAttribute('data-alpn', 'h2,http/1.1')
+    for (const part of ja4.split('_')) await expect(hello.locator('svg text', { hasText: new RegExp(`^${part}$`) })).toHaveCount(1)
+    await expect(page.getByRole('img', { name: new RegExp(`^JA4 ${ja4}\\. Part a, t13i\\d{4}h2: over TCP, highest version offered: TLS 1\\.3, no host name sent .* GREASE values present .* ALPN offered: h2, http/1\\.1\\.$`) })).toHaveCount(1)
+    await page.setViewportSize({ width: 390, height: 844 })
+    const box = (await hello.locator('svg').boundingBox())!
+    expect(box.x + box.width).toBeLessThanOrEqual(390)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     await page.close()
   })
 

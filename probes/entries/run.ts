@@ -70,6 +70,8 @@ function sectionSlot(section: HTMLElement): Slot {
       target.innerHTML = html
       const tool = section.dataset.runTool ?? ''
       for (const el of target.querySelectorAll<HTMLElement>('[id]')) el.id = `${tool}--${el.id}`
+      // References to those ids (a picture's aria-labelledby) follow them.
+      for (const el of target.querySelectorAll<Element>('[aria-labelledby]')) el.setAttribute('aria-labelledby', el.getAttribute('aria-labelledby')!.split(/\s+/).map((id) => `${tool}--${id}`).join(' '))
       // Its links to its own rows ("what was found") follow them.
       for (const a of target.querySelectorAll<HTMLAnchorElement>('a[href^="#"]')) a.setAttribute('href', `#${tool}--${a.getAttribute('href')!.slice(1)}`)
       for (const el of target.querySelectorAll<HTMLElement>('[aria-label="Results"]')) el.setAttribute('aria-label', `${section.dataset.title ?? tool} results`)

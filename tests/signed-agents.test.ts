@@ -81,6 +81,16 @@ describe('signed agents through the real service', () => {
     expect(check(task, 'signed-agent').verdict).toBe('warn')
   }, 30_000)
 
+  test("the tool page's report says it in plain words, with the conformance for agent builders", async () => {
+    const url = `${server.baseUrl}/tools/http-headers/report`
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(await signLegacy(url, 'POST', key, { created: now(), agent: dir.origin })) }, body: JSON.stringify({ tool: 'http-headers', results: {} }) })
+    const html = await res.text()
+    expect(res.status).toBe(200)
+    expect(html).toContain('data-agent-state="verified"')
+    expect(html).toContain('This visit was signed by Test Agent: an automated agent that says who it is with a Web Bot Auth signature')
+    expect(html).toContain('legacy form (a single quoted URL)')
+  }, 30_000)
+
   test('an unsigned client is judged as before: no agent, the check na', async () => {
     const task = await submit('bot-detector', {})
     expect(task.results.server.agent).toBeUndefined()

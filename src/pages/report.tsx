@@ -12,6 +12,7 @@ import type { ReportResults } from './report-results'
 export type { ReportResults }
 import { Breakable } from './breakable'
 import { ToolPicture } from './pictures'
+import { agentOf, SignedAgentCard } from './pictures/signed-agent'
 import { UniquenessPicture } from './pictures/uniqueness'
 import type { Uniqueness } from '../core/uniqueness'
 import { TableHead } from './table-head'
@@ -223,6 +224,11 @@ export function ReportFragment(props: { tool: ToolId; results: ReportResults }):
       <Headline results={results} />
       {props.tool === 'bot-detector' ? '' : <Findings tool={props.tool} checks={checks} />}
       <ToolPicture tool={props.tool} results={results} />
+      {(() => {
+        // A Web Bot Auth signature on the request (issue 60): only on signed requests.
+        const agent = agentOf(results.server)
+        return agent ? <SignedAgentCard agent={agent} /> : ''
+      })()}
       {isUniqueness(results.uniqueness) ? <UniquenessPicture u={results.uniqueness} whole={props.tool === 'browser-fingerprint' ? 'your visitor id (every component together)' : 'this combination of every value below'} /> : ''}
       <details class="checks-fold" data-checks>
         <summary safe>{`Every check (${checks.length}): ${summary.passed} passed, ${summary.warnings} warned, ${summary.failed} failed, ${applicable} not applicable`}</summary>

@@ -143,7 +143,7 @@ export function networkCard(address: string, scope: string | null, lookup: Looku
 // --- timezone-geo: the browser's zone against the IP country's zones -------------------------
 
 export interface ZoneBand {
-  /** The axis: UTC−12 to UTC+14, ticks every 3 hours. */
+  /** The axis: UTC−12 to UTC+14, labelled every 3 hours from −12 to +12. */
   ticks: Array<{ hours: number; x: number; label: string }>
   browser: { zone: string | null; offset: string | null; minutes: number | null; x: number | null }
   /** The IP country's distinct offsets now, east of UTC positive. */

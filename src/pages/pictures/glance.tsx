@@ -166,7 +166,7 @@ export function TlsHelloPicture(props: { t: TlsHello }): JSX.Element {
     { x: 104, w: 104 },
     { x: 216, w: 100 },
   ]
-  const listTop = 66
+  const listTop = 76
   const rows = [...t.fields.map((f) => ({ key: f.text, means: f.means, part: 'a' })), { key: 'b', means: t.parts[1]!.means, part: 'b' }, { key: 'c', means: t.parts[2]!.means, part: 'c' }]
   const badgesY = listTop + rows.length * 19 + 6
   const grease = t.grease === null ? 'GREASE: not visible' : t.grease ? 'GREASE: present' : 'GREASE: none'
@@ -187,7 +187,7 @@ export function TlsHelloPicture(props: { t: TlsHello }): JSX.Element {
         ))}
         <text x="99" y="35" text-anchor="middle" class="g-mono g-muted">_</text>
         <text x="212" y="35" text-anchor="middle" class="g-mono g-muted">_</text>
-        <text x="4" y={listTop - 8} class="g-label">What each part says</text>
+        <text x="4" y={listTop - 10} class="g-label">What each part says</text>
         {rows.map((r, i) => (
           <g data-field={r.key}>
             <rect class={`g-part g-part-${r.part}`} x="4" y={listTop + i * 19} width="30" height="16" rx="3" />

@@ -9,6 +9,7 @@ import type { Db } from '../db/client'
 import { pruneWindows, purgeTasksBefore } from '../db/retention'
 import { purgeExpiredNonces } from '../db/nonces'
 import { purgeUniqueness } from '../db/uniqueness'
+import { purgeAgentDirectories } from '../db/agent-directories'
 import { DEFAULT_WINDOW_DAYS } from './core/uniqueness'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -35,6 +36,8 @@ export interface MaintenanceRun {
   windowsPruned: number
   noncesPurged: number
   browsersPurged: number
+  /** Signed agents' key directory readings that expired a day ago or more (issue 60). */
+  directoriesPurged: number
 }
 
 /** One pass; throws when the database does. */
@@ -55,7 +58,9 @@ export async function runMaintenance(o: Omit<MaintenanceOptions, 'intervalMs' | 
     batchSize: o.batchSize,
     pause: () => new Promise((r) => setTimeout(r, 20)),
   })
-  return { tasksPurged, windowsPruned, noncesPurged, browsersPurged }
+  // At most AGENT_DIRECTORY_FETCHES_PER_MINUTE rows a minute per instance come in: one statement suffices.
+  const directoriesPurged = await purgeAgentDirectories(o.db, new Date(now - DAY_MS))
+  return { tasksPurged, windowsPruned, noncesPurged, browsersPurged, directoriesPurged }
 }
 
 /** Runs maintenance every `intervalMs` (default hourly) until stopped; a failed run is logged and retried at the next tick. */

@@ -10,6 +10,7 @@ import { directoryResponse, startDirectoryServer, type DirectoryServer } from '.
 import { makeAgentKey } from '../../tests/support/agent-signers'
 import { cacheSeconds, fetchDirectory, type DirectoryFetchOptions, type DirectoryResult } from './directory-fetch'
 import { createDirectoryLookup } from './directories'
+import { purgeAgentDirectories, readAgentDirectory, storeAgentDirectory } from '../../db/agent-directories'
 
 let dir: DirectoryServer
 const key = makeAgentKey()
@@ -101,5 +102,13 @@ describe.each(testDrivers())('the directory cache on %s', (driver) => {
     const same = createDirectoryLookup({ db, fetch: counted })
     await Promise.all(Array.from({ length: 10 }, () => same.lookup('https://same.example/d', now)))
     expect(fetches).toBe(6)
+  })
+
+  test('the hourly purge deletes readings expired before its bound, and keeps the rest', async () => {
+    await storeAgentDirectory(db, { url: 'https://old.example/d', body: null, failure: 'x', fetchedAt: now, expiresAt: new Date(now.getTime() - 2 * 86_400_000) })
+    await storeAgentDirectory(db, { url: 'https://fresh.example/d', body: null, failure: 'x', fetchedAt: now, expiresAt: new Date(now.getTime() + 60_000) })
+    expect(await purgeAgentDirectories(db, new Date(now.getTime() - 86_400_000))).toBeGreaterThanOrEqual(1)
+    expect(await readAgentDirectory(db, { url: 'https://fresh.example/d', now })).toMatchObject({ failure: 'x' })
+    expect(await readAgentDirectory(db, { url: 'https://old.example/d', now: new Date(0) })).toBeNull()
   })
 })

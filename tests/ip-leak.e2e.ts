@@ -65,6 +65,10 @@ test('a forged X-Forwarded-For is reported as a proxy revealing another address'
     expect(verdicts['proxy-headers']).toBe('fail')
     expect(verdicts['forwarded-address-leak']).toBe('fail')
     expect(task.score).toBe(40)
+    // The address card is the connection's own: an untrusted header does not move it to a country.
+    const page = context.pages()[0]!
+    await expect(page.locator('[data-picture=network]')).toHaveAttribute('data-country', '')
+    await expect(page.getByRole('img', { name: /^The address 127\.0\.0\.1: a loopback address, which belongs to no country or network\.$/ })).toHaveCount(1)
   } finally {
     await context.close()
   }

@@ -37,6 +37,9 @@ test.describe('browser-wide emulation of Tokyo and Japanese', () => {
     const { task, verdict } = await run(page)
     for (const id of ['tz-offsets-consistent', 'tz-rules-server', 'tz-date-string', 'tz-worker', 'utc-zone', 'locale-consistent', 'accept-language-vs-languages', 'zone-language']) expect(verdict(id), id).toBe('pass')
     expect(task.results.timezone).toMatchObject({ zone: 'Asia/Tokyo', utcOffset: '+09:00', workerZone: 'Asia/Tokyo' })
+    // The zone at a glance: Tokyo's offset on the band, said in the picture's title.
+    await expect(page.locator('[data-picture=zone]')).toHaveAttribute('data-browser-offset', 'UTC+09:00')
+    await expect(page.getByRole('img', { name: /^The browser's time zone is Asia\/Tokyo, UTC\+09:00 now\./ })).toHaveCount(1)
   })
 })
 

@@ -64,4 +64,9 @@ describe('the Comparison schema', () => {
       expect(JSON.stringify(components[name]), name).not.toMatch(/\b(src|docs|db|tests)\/[\w-]+\.(ts|tsx|md)\b/)
     }
   })
+
+  test('no published schema names a source file of the service', () => {
+    const named = Object.entries(components).flatMap(([name, schema]) => [...JSON.stringify(schema).matchAll(/\b(?:src|db|tests|probes|common)\/[\w./-]+\.tsx?\b/g)].map((m) => `${name}: ${m[0]}`))
+    expect(named).toEqual([])
+  })
 })

@@ -52,7 +52,7 @@ export const TlsFingerprintSections = Type.Object({
       alpn: N(Type.Array(Type.String())),
       ja4r: N(Type.String()),
       sni: N(Type.String()),
-      family: N(Type.String({ description: 'TLS stack the ClientHello belongs to (src/core/tls-families.ts).' })),
+      family: N(Type.String({ description: `TLS stack the ClientHello belongs to: ${Object.keys(FAMILY_NAME).map((f) => `\`${f}\``).join(', ')}.` })),
     },
     { description: "The ClientHello as the TLS evidence listener parsed it, or as far as a trusted proxy's fingerprint headers show it (`source`; members they do not show are null); every member is null without either." },
   ),

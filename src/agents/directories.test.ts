@@ -54,6 +54,18 @@ describe('fetching a key directory', () => {
     expect(dir.hits.get('/ok') ?? 0).toBe(before)
   })
 
+  test('connects to the addresses it checked, under the certificate of the name', async () => {
+    const port = new URL(dir.origin).port
+    let asked = 0
+    const resolve = async () => {
+      asked++
+      return ['127.0.0.1']
+    }
+    expect(await fetchDirectory(`https://localhost:${port}/ok`, { ...allowed(), resolve })).toMatchObject({ ok: true, asSet: true })
+    expect(asked).toBe(1)
+    expect(await fetchDirectory(`https://unknown-host.invalid:${port}/ok`, { ...allowed(), resolve })).toMatchObject({ ok: false, reason: expect.stringContaining('could not be reached') })
+  })
+
   test("without the test's CA the certificate is not trusted", async () => {
     expect(await fetchDirectory(`${dir.origin}/ok`, { allowPrivate: true })).toMatchObject({ ok: false, reason: expect.stringContaining('could not be reached') })
   })

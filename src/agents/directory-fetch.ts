@@ -3,10 +3,12 @@
 // no redirect followed, the draft's media type, a bounded size and time, and never an address
 // inside a network (private, loopback, link-local, CGNAT…) unless the operator allows it
 // (AGENT_DIRECTORIES_ALLOW_PRIVATE=1: a directory on the operator's own network, the tests').
-// The CAs of NODE_EXTRA_CA_CERTS are trusted besides the runtime's roots.
+// The CAs of NODE_EXTRA_CA_CERTS are trusted besides the runtime's roots. The socket connects to
+// the very addresses that were checked (no second resolution a DNS rebinding could exploit).
 // Expected failures are values: the reason, in words, for the task and the page.
 
 import { lookup } from 'node:dns/promises'
+import { request as httpsRequest } from 'node:https'
 import { rootCertificates } from 'node:tls'
 import { ipScope } from '../core/ip-scope'
 
@@ -45,76 +47,111 @@ export function cacheSeconds(header: string | null): number | null {
   return age === undefined ? null : Number(age)
 }
 
-async function refusedAddress(host: string, opts: DirectoryFetchOptions): Promise<string | null> {
+/** Why an address may not be fetched, or null; every address the name resolves to is checked. */
+function refusedAddresses(host: string, addresses: readonly string[], opts: DirectoryFetchOptions): string | null {
   if (opts.allowPrivate) return null
-  const bare = host.replace(/^\[|\]$/g, '')
-  let addresses: string[]
-  try {
-    addresses = ipScope(bare) ? [bare] : await (opts.resolve ?? defaultResolve)(bare)
-  } catch {
-    return `its host ${host} does not resolve`
-  }
   const inside = addresses.find((a) => ipScope(a) !== 'public')
   return inside ? `its host ${host} is at ${inside}, an address inside a network (${ipScope(inside)}), which the service does not fetch` : null
 }
 
-async function readBounded(res: Response, maxBytes: number): Promise<Uint8Array | null> {
-  const declared = Number(res.headers.get('content-length') ?? '0')
-  if (declared > maxBytes) return null
-  const reader = res.body?.getReader()
-  if (!reader) return new Uint8Array()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.length
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {})
-      return null
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks)
+interface Got {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  /** Null when the body outgrew the bound. */
+  body: Buffer | null
 }
+
+/**
+ * One GET over node's HTTPS client, connecting only to the addresses checked here: the name is
+ * resolved once, checked, and those very addresses are what the socket connects to (so a DNS
+ * answer that changes between the check and the connection cannot reach a private address).
+ */
+function get(u: URL, opts: DirectoryFetchOptions, addresses: readonly string[], maxBytes: number): Promise<Got> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      {
+        host: u.hostname.replace(/^\[|\]$/g, ''),
+        servername: ipScope(u.hostname.replace(/^\[|\]$/g, '')) ? undefined : u.hostname,
+        port: u.port || 443,
+        path: u.pathname + u.search,
+        method: 'GET',
+        headers: { accept: DIRECTORY_MEDIA_TYPE },
+        ...(opts.extraCa?.length ? { ca: [...rootCertificates, ...opts.extraCa] } : {}),
+        lookup: ((_host: string, o: { all?: boolean }, cb: (e: Error | null, a: unknown, f?: number) => void) => {
+          const list = addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
+          if (o?.all) cb(null, list)
+          else cb(null, list[0]!.address, list[0]!.family)
+        }) as never,
+      },
+      (res) => {
+        const declared = Number(res.headers['content-length'] ?? '0')
+        if (res.statusCode !== 200 || declared > maxBytes) {
+          res.destroy()
+          return resolve({ status: res.statusCode ?? 0, headers: res.headers, body: declared > maxBytes ? null : Buffer.alloc(0) })
+        }
+        const chunks: Buffer[] = []
+        let size = 0
+        res.on('data', (c: Buffer) => {
+          size += c.length
+          if (size > maxBytes) {
+            res.destroy()
+            resolve({ status: 200, headers: res.headers, body: null })
+          } else chunks.push(c)
+        })
+        res.on('end', () => resolve({ status: 200, headers: res.headers, body: Buffer.concat(chunks) }))
+        res.on('error', reject)
+      },
+    )
+    const timer = setTimeout(() => req.destroy(new TimeoutError()), opts.timeoutMs ?? DEFAULT_DIRECTORY_LIMITS.timeoutMs)
+    req.on('error', reject)
+    req.on('close', () => clearTimeout(timer))
+    req.end()
+  })
+}
+
+class TimeoutError extends Error {
+  override name = 'TimeoutError'
+}
+
+const one = (v: string | string[] | undefined): string | null => (Array.isArray(v) ? (v[0] ?? null) : (v ?? null))
 
 export async function fetchDirectory(url: string, opts: DirectoryFetchOptions): Promise<DirectoryResult> {
   const u = new URL(url)
   if (u.protocol !== 'https:') return { ok: false, reason: 'it is not an https URL' }
-  const refused = await refusedAddress(u.hostname, opts)
+  const host = u.hostname.replace(/^\[|\]$/g, '')
+  let addresses: string[]
+  try {
+    addresses = ipScope(host) ? [host] : await (opts.resolve ?? defaultResolve)(host)
+  } catch {
+    return { ok: false, reason: `its host ${host} does not resolve` }
+  }
+  if (!addresses.length) return { ok: false, reason: `its host ${host} does not resolve` }
+  const refused = refusedAddresses(host, addresses, opts)
   if (refused) return { ok: false, reason: refused }
   const maxBytes = opts.maxBytes ?? DEFAULT_DIRECTORY_LIMITS.maxBytes
-  let res: Response
+  let res: Got
   try {
-    res = await fetch(u, {
-      redirect: 'manual',
-      headers: { accept: DIRECTORY_MEDIA_TYPE },
-      signal: AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_DIRECTORY_LIMITS.timeoutMs),
-      ...(opts.extraCa?.length ? { tls: { ca: [...rootCertificates, ...opts.extraCa] } } : {}),
-    } as RequestInit)
+    res = await get(u, opts, addresses, maxBytes)
   } catch (e) {
-    const name = e instanceof Error ? e.name : ''
-    return { ok: false, reason: name === 'TimeoutError' || name === 'AbortError' ? 'it did not answer in time' : `it could not be reached (${e instanceof Error ? e.message.slice(0, 200) : String(e)})` }
+    if (e instanceof TimeoutError) return { ok: false, reason: 'it did not answer in time' }
+    return { ok: false, reason: `it could not be reached (${e instanceof Error ? e.message.slice(0, 200) : String(e)})` }
   }
   if (res.status !== 200) {
-    await res.body?.cancel().catch(() => {})
-    const where = res.headers.get('location')
+    const where = one(res.headers.location)
     return { ok: false, reason: res.status >= 300 && res.status < 400 ? `it answered ${res.status}, a redirect${where ? ` to ${where.slice(0, 200)}` : ''}, which is not followed` : `it answered ${res.status}, not 200` }
   }
-  const contentType = res.headers.get('content-type') ?? ''
+  const contentType = one(res.headers['content-type']) ?? ''
   if (contentType.split(';')[0]!.trim().toLowerCase() !== DIRECTORY_MEDIA_TYPE) {
-    await res.body?.cancel().catch(() => {})
     return { ok: false, reason: `it is served as ${contentType ? JSON.stringify(contentType.slice(0, 100)) : 'no media type'}, not ${DIRECTORY_MEDIA_TYPE}` }
   }
-  const body = await readBounded(res, maxBytes).catch(() => null)
-  if (!body) return { ok: false, reason: `it is larger than ${maxBytes} bytes, or its body could not be read` }
+  if (!res.body) return { ok: false, reason: `it is larger than ${maxBytes} bytes` }
   let json: unknown
   try {
-    json = JSON.parse(new TextDecoder().decode(body))
+    json = JSON.parse(res.body.toString('utf8'))
   } catch {
     return { ok: false, reason: 'it is not JSON' }
   }
   const asSet = typeof json === 'object' && json !== null && Array.isArray((json as { keys?: unknown }).keys)
   const keys = asSet ? (json as { keys: unknown[] }).keys : Array.isArray(json) ? json : typeof json === 'object' && json !== null ? [json] : []
-  return { ok: true, keys: keys.slice(0, 64), contentType, asSet, maxAgeSeconds: cacheSeconds(res.headers.get('cache-control')) }
+  return { ok: true, keys: keys.slice(0, 64), contentType, asSet, maxAgeSeconds: cacheSeconds(one(res.headers['cache-control'])) }
 }

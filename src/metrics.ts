@@ -18,6 +18,7 @@ import type { DbLoad } from '../db/client'
 import { LIMITS, type OnLimited } from './core/limits'
 import { taskVerdict, taskVerdicts } from './core/task-verdict'
 import { EVIDENCE_KINDS } from './evidence/caps'
+import { SUBMISSION_STAGES, type StageClock, type SubmissionStage } from './core/stage-clock'
 
 export interface Metrics {
   /**
@@ -32,6 +33,8 @@ export interface Metrics {
    * page's own (free), charged to the client network's task budget, or unmetered (no TASK_RATE_LIMIT).
    */
   reportJudged(tool: ToolId, charge: 'own' | 'charged' | 'unmetered'): void
+  /** A stored submission's stages and their seconds (src/core/stage-clock.ts). */
+  submissionTimed(laps: StageClock['laps']): void
   /** A limit refused something (src/core/limits.ts). */
   limited: OnLimited
   /** The exposition text. */
@@ -99,6 +102,8 @@ export function createMetrics(opts: { db?: () => DbLoad } = {}): Metrics {
   const evidence = new Counter({ name: 'antibot_evidence_total', help: 'Tasks stored with server evidence of this kind (the listeners’, or a trusted proxy’s headers).', labelNames: ['kind'], registers })
   const judged = new Counter({ name: 'antibot_tasks_server_evidence_total', help: 'Tasks stored, by whether they were judged with any server evidence (with) or none (without).', labelNames: ['evidence'], registers })
   const reports = new Counter({ name: 'antibot_reports_judged_total', help: 'Reports judged by POST /tools/:tool/report, by tool and charge: own (the page’s one report after storing its task, free), charged (to the network’s task budget), unmetered (no TASK_RATE_LIMIT).', labelNames: ['tool', 'charge'], registers })
+  const stageSeconds = new Counter({ name: 'antibot_submission_stage_seconds_total', help: 'Seconds spent in each stage of the stored task submissions (POST /api/antibot/tasks; src/core/stage-clock.ts).', labelNames: ['stage'], registers })
+  const stageRuns = new Counter({ name: 'antibot_submission_stage_runs_total', help: 'Stored task submissions that ran this stage: its average is seconds_total over runs_total.', labelNames: ['stage'], registers })
   const limited = new Counter({ name: 'antibot_limited_total', help: 'Refusals by a limit: a 429 (403 for the monthly quota), or a connection closed.', labelNames: ['limit'], registers })
 
   // The series known in advance start at 0.
@@ -117,6 +122,14 @@ export function createMetrics(opts: { db?: () => DbLoad } = {}): Metrics {
     limitChildren.set(limit, child)
   }
   const otherLimit = limitChildren.get('other')!
+  const stageChildren = new Map<SubmissionStage, { seconds: CounterChild; runs: CounterChild }>(
+    SUBMISSION_STAGES.map((stage) => {
+      const children = { seconds: stageSeconds.labels(stage), runs: stageRuns.labels(stage) }
+      children.seconds.inc(0)
+      children.runs.inc(0)
+      return [stage, children]
+    }),
+  )
   const evidenceChildren = EVIDENCE_KINDS.map((kind) => evidence.labels(kind))
   const evidenceIndex = new Map<string, number>(EVIDENCE_KINDS.map((kind, i) => [kind, i]))
 
@@ -208,6 +221,13 @@ export function createMetrics(opts: { db?: () => DbLoad } = {}): Metrics {
         evidenceChildren[i]!.inc()
       }
       ;(seen ? withEvidence : withoutEvidence).inc()
+    },
+    submissionTimed(laps) {
+      for (const [stage, seconds] of laps) {
+        const c = stageChildren.get(stage)!
+        c.seconds.inc(seconds)
+        c.runs.inc()
+      }
     },
     reportJudged(tool, charge) {
       reports.labels(tool, charge).inc()

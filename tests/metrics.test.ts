@@ -4,6 +4,7 @@
 // tests/metrics.e2e.ts has Debian's Prometheus scrape the running service.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { SUBMISSION_STAGES } from '../src/core/stage-clock'
 import { taskVerdict } from '../src/core/task-verdict'
 import { createMetrics, type Metrics } from '../src/metrics'
 import { buildTestApp, makeKey, specBotResults } from './support/app'
@@ -108,6 +109,11 @@ describe.each(testDrivers())('GET /metrics on %s', (driver) => {
     expect(grew('antibot_tasks_created_total', { tool: 'bot-detector', verdict: 'human' })).toBe(2)
     expect(grew('antibot_tasks_server_evidence_total', { evidence: 'without' })).toBe(2)
     expect(grew('antibot_limited_total', { limit: 'task_create' })).toBe(1)
+    // Each stored submission's stages, each run once and timed (issue 61); the refused one is not counted.
+    for (const stage of SUBMISSION_STAGES) {
+      expect(grew('antibot_submission_stage_runs_total', { stage })).toBe(2)
+      expect(grew('antibot_submission_stage_seconds_total', { stage })).toBeGreaterThan(0)
+    }
     expect(grew('antibot_limited_total', { limit: 'monthly_quota' })).toBe(1)
     expect(value(now, 'antibot_db_pool_size')).toBe(driver === 'pglite' ? 1 : 10)
     // No id, key, address or email anywhere in the exposition, labels or otherwise.

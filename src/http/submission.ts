@@ -17,6 +17,7 @@ import { isDatabaseUnavailable } from '../../db/unavailable'
 import { believedFingerprintHeaders, observeSubmission } from './observe'
 import { countUniqueness } from './uniqueness-count'
 import type { Sighting } from '../../db/uniqueness'
+import type { StageClock } from '../core/stage-clock'
 
 export const MAX_TASK_BODY_BYTES = 64 * 1024
 
@@ -79,32 +80,41 @@ export async function readSubmission(
     page?: string
     /** Whether the body may be judged at all (the report's budget): a failure refuses it before any look-up. */
     admit?: (body: unknown) => Promise<SubmissionFailure | null>
+    /** Lapped at the end of each stage (the task endpoint's, for /metrics). */
+    stages?: StageClock
   },
 ): Promise<SubmissionResult> {
   const { db } = deps
   const { request, now, purpose } = args
+  const stages = args.stages
   const read = await readJson(request, MAX_TASK_BODY_BYTES)
+  stages?.lap('read')
   if (!read.ok) return { ok: false, failure: read.failure }
   const body = read.value
   const refused = args.admit ? await args.admit(body) : null
   if (refused) return { ok: false, failure: refused }
   const observed = await observeSubmission(db, { request, ip: args.ip, now, body, purpose, fingerprintHeaders: believedFingerprintHeaders(args.server, request, deps), agents: deps.agents })
+  stages?.lap('observe')
   if (observed.nonce === 'used') return { ok: false, failure: { code: 'nonce_used' } }
   // Judged on the full address; stored cut to its network when IP_TRUNCATE is set.
   const ipAddress = deps.ipTruncate ? truncateIp(observed.ip) : observed.ip
   const { nonce } = (body ?? {}) as { nonce?: unknown }
   const asOfNonce = purpose === 'report' && observed.nonce === 'valid' && typeof nonce === 'string' ? nonce : undefined
   const seen = await countSeen(db, { body, excludeIp: ipAddress, now, asOfNonce, log: deps.log })
+  stages?.lap('seen')
   // A page run's digest, and whether a stored task has it already (a replayed submission). The
   // report is judged after its own task was stored: it is that task's run, not a replay.
   const digest = observed.nonce === 'valid' ? runDigest(body) : null
   const runSeen = digest === null ? undefined : purpose === 'report' ? { seen: false } : await lookUpRun(db, digest, deps.log)
+  stages?.lap('run')
   const input = validateTaskInput(body, observed, { ...deps.judge, fingerprintSeen: seen.fingerprintSeen, ...(runSeen ? { runSeen } : {}) })
+  stages?.lap('judge')
   if (!input.ok) return { ok: false, failure: { code: 'invalid', why: input.why } }
   if (args.page !== undefined && input.value.tool !== args.page) return { ok: false, failure: { code: 'wrong_tool', tool: input.value.tool, page: args.page } }
   // How identifying the browser is: counted after judging, from the results as stored; the
   // report shows what its stored task was given.
   const sighting = await countUniqueness(deps, { tool: input.value.tool, results: input.value.results, userAgent: observed.userAgent, storedIp: ipAddress, now, report: asOfNonce })
+  stages?.lap('uniqueness')
   return { ok: true, submission: { input: input.value, observed, ipAddress, fingerprint: seen.fingerprint, runDigest: digest, sighting } }
 }
 

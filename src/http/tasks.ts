@@ -17,6 +17,7 @@ import { requestClientIp } from './client-ip'
 import { insertTaskUsingNonce } from '../../db/nonces'
 import type { AppDeps } from './deps'
 import { readSubmission, submissionFailure, type SubmissionFailure } from './submission'
+import { stageClock } from '../core/stage-clock'
 import { errorResponse, jsonText } from './json'
 import { pathAndQueryParts } from './failures'
 import * as operations from './operations'
@@ -50,6 +51,7 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
   const fetchTask = taskFetcher(db)
   return {
     async create(request, server) {
+      const stages = metrics ? stageClock() : undefined
       const now = clock()
       const ip = requestClientIp(server, request, trustedProxies)
       if (taskRateLimit) {
@@ -62,7 +64,8 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
           return errorResponse(429, `${CREATE}: too many tasks from this address; retry in ${d.retryAfterSeconds} s`, { 'retry-after': String(d.retryAfterSeconds) })
         }
       }
-      const read = await readSubmission(deps, { request, server, ip, now, purpose: 'submit' })
+      stages?.lap('limit')
+      const read = await readSubmission(deps, { request, server, ip, now, purpose: 'submit', stages })
       if (!read.ok) return refused(read.failure)
       const { input, observed, ipAddress, fingerprint, runDigest, sighting } = read.submission
       const id = uuidV4(random)
@@ -86,7 +89,9 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
       } else {
         await writer.insert(task)
       }
+      stages?.lap('store')
       metrics?.taskCreated(input.tool, input.results, input.score, observed.evidence)
+      if (stages) metrics?.submissionTimed(stages.laps)
       return jsonText(`{"task_id":"${id}"}`, 201)
     },
     async fetch(request, rawTaskId) {

@@ -53,7 +53,7 @@ describe('parseScanArgs: run modes', () => {
     expect(parseScanArgs(['ip-leak', '--run', RUN, '--key', 'k'], {}).ok).toBe(false)
   })
   test('refuses an expectation other than human or bot, a baseline that is not an id, and judging without a key', () => {
-    expect(parseScanArgs(['run', '--key', 'k', '--expect', 'suspicious'], {})).toEqual({ ok: false, error: "--expect must be human or bot, got 'suspicious'" })
+    expect(parseScanArgs(['run', '--key', 'k', '--expect', 'suspicious'], {})).toEqual({ ok: false, error: "--expect must be human, bot or signed-agent, got 'suspicious'" })
     expect(parseScanArgs(['run', '--key', 'k', '--baseline', 'last'], {})).toEqual({ ok: false, error: "--baseline must be a run id or a task id (a UUID), got 'last'" })
     expect(parseScanArgs(['run', '--expect', 'human'], {}).ok).toBe(false)
     expect(parseScanArgs(['run', '--baseline', BASE], {}).ok).toBe(false)

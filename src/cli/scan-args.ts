@@ -27,7 +27,7 @@ export interface RunScanOptions extends CommonOptions {
 
 export type ScanOptions = ToolScanOptions | RunScanOptions
 
-export const EXPECTATIONS = ['human', 'bot'] as const
+export const EXPECTATIONS = ['human', 'bot', 'signed-agent'] as const
 export type Expectation = (typeof EXPECTATIONS)[number]
 
 /**
@@ -41,8 +41,8 @@ export const TOOL_TIMEOUT_MS = 30_000
 export const RUN_TIMEOUT_MS = 60_000
 
 export const USAGE = `Usage: npm run scan -- <tool> [--base-url URL] [--key KEY] [--timeout MS] [--headed]
-       npm run scan -- run [--key KEY] [--expect human|bot] [--baseline ID] [--json] [--base-url URL] [--timeout MS] [--headed]
-       npm run scan -- --run RUN_ID --key KEY [--expect human|bot] [--baseline ID] [--json] [--base-url URL]
+       npm run scan -- run [--key KEY] [--expect human|bot|signed-agent] [--baseline ID] [--json] [--base-url URL] [--timeout MS] [--headed]
+       npm run scan -- --run RUN_ID --key KEY [--expect human|bot|signed-agent] [--baseline ID] [--json] [--base-url URL]
 
 <tool>: opens /tools/<tool> in Chromium, waits for <body data-task> (up to 30000 ms), fetches the
 task with the API key and prints it as JSON.
@@ -51,6 +51,7 @@ then judges the run as --run does.
 --run RUN_ID: judges a run your own automation made, without a browser: fetches
 GET /api/antibot/runs/RUN_ID and prints a table of its tools (--json: one JSON object).
   --expect human|bot  exit 7 unless bot-detector's verdict is that word (suspicious meets neither)
+  --expect signed-agent  exit 7 unless bot-detector's request carried a verified Web Bot Auth signature
   --baseline ID       compare with an earlier run (or task) id; exit 8 when a check fails now
                       that did not fail then
 The run is exit 9 when not every tool's task is stored. docs/ci.md has the exit codes and a CI example.
@@ -120,7 +121,7 @@ export function parseScanArgs(argv: readonly string[], env: Record<string, strin
     if (timeoutMs !== undefined) return { ok: false, error: '--timeout is the wait for the page; --run judges a stored run without opening one' }
     if (!key) return { ok: false, error: '--run needs an API key (--key or ANTIBOT_API_KEY) to read the run' }
   }
-  if (expect !== undefined && !(EXPECTATIONS as readonly string[]).includes(expect)) return { ok: false, error: `--expect must be human or bot, got '${expect}'` }
+  if (expect !== undefined && !(EXPECTATIONS as readonly string[]).includes(expect)) return { ok: false, error: `--expect must be human, bot or signed-agent, got '${expect}'` }
   if (baseline !== undefined && !isUuid(baseline)) return { ok: false, error: `--baseline must be a run id or a task id (a UUID), got '${baseline}'` }
   if (!key && (expect !== undefined || baseline !== undefined)) return { ok: false, error: '--expect and --baseline read the run with an API key: give --key or set ANTIBOT_API_KEY' }
   return {

@@ -52,6 +52,24 @@ describe('judgeExpectation', () => {
   })
 })
 
+describe('--expect signed-agent (issue 60)', () => {
+  const conformance = { form: 'legacy' as const, covered: ['"@authority"', '"signature-agent"'], missing: [], nonce: true }
+  const signedBy = (agent: NonNullable<ServerObservation['agent']>) => task('bot-detector', humanChrome(), { ...chromeServer(), agent })
+  test("met when bot-detector's request carried a verified signature, whatever the verdict; said in the table", () => {
+    const t = signedBy({ state: 'verified', agent: 'Test Agent', directory: 'https://agent.example/.well-known/http-message-signatures-directory', keyid: 'k', conformance })
+    const e = judgeExpectation(run(RUN_A, [t]), 'signed-agent')
+    expect(e).toEqual({ expected: 'signed-agent', verdict: 'bot', task_id: t.task_id, met: true, agent: { state: 'verified', agent: 'Test Agent', reason: null } })
+    expect(renderReport(runReport(run(RUN_A, [t]), e, null))).toContain('Expected signed-agent: signed by Test Agent (verified)')
+  })
+  test('an invalid signature, or none, is not met, and says why', () => {
+    const bad = signedBy({ state: 'invalid', code: 'expired', reason: 'the signature expired 60 s ago', agent: 'agent.example', conformance })
+    const e = judgeExpectation(run(RUN_A, [bad]), 'signed-agent')
+    expect(e).toMatchObject({ met: false, agent: { state: 'invalid' } })
+    expect(renderReport(runReport(run(RUN_A, [bad]), e, null))).toContain('expected signed-agent, its agent signature is invalid: the signature expired 60 s ago')
+    expect(judgeExpectation(run(RUN_A, [human()]), 'signed-agent')).toMatchObject({ met: false, agent: null })
+  })
+})
+
 describe('problems and the exit code', () => {
   const missed = { expected: 'human' as const, verdict: 'bot' as const, task_id: null, met: false }
   const met = { ...missed, verdict: 'human' as const, met: true }

@@ -7,6 +7,9 @@
 //   that asks "seen as a person?" must not pass on "not sure". The other tools' failed checks are
 //   in the table but decide nothing: a person's browser fails a check here and there (a VPN, a
 //   privacy extension), and bot-detector already weighs what makes a browser look automated.
+// - `--expect signed-agent` (issue 60) is met when bot-detector's request carried a verified Web
+//   Bot Auth signature (results.server.agent.state): a signing agent's builder asks "was my
+//   signature accepted?", whatever the verdict (a verified agent is a bot by its own word).
 // - `--baseline` fails the run on a new failure (a check at `fail` now that was not then,
 //   src/core/compare.ts); new warnings, changed identity values and another ruleset are shown,
 //   not gated on.
@@ -70,12 +73,38 @@ export interface ExpectationResult {
   verdict: TaskVerdict | null
   task_id: string | null
   met: boolean
+  /**
+   * `--expect signed-agent` (issue 60): bot-detector's results.server.agent as stored (state,
+   * the agent's name, why not verified); null when its request carried no signature.
+   */
+  agent?: { state: string; agent: string | null; reason: string | null } | null
+}
+
+/** bot-detector's results.server.agent, as far as the expectation reads it. */
+function agentOf(t: RunTask | undefined): ExpectationResult['agent'] {
+  const server = t?.results.server
+  const a = isObject(server) ? server.agent : undefined
+  if (!isObject(a) || typeof a.state !== 'string') return null
+  return { state: a.state, agent: typeof a.agent === 'string' ? a.agent : null, reason: typeof a.reason === 'string' ? a.reason : null }
+}
+
+/** How the expectation's finding is said: bot-detector's verdict, or what its signature was. */
+function saidOf(e: ExpectationResult): string {
+  if (e.verdict === null) return 'the run has no bot-detector task'
+  if (e.expected !== 'signed-agent') return `bot-detector says ${e.verdict}`
+  const a = e.agent
+  if (!a) return "bot-detector's request carried no agent signature"
+  return a.state === 'verified' ? `signed by ${a.agent ?? 'an agent'} (verified)` : `its agent signature is ${a.state}${a.reason ? `: ${a.reason}` : ''}`
 }
 
 /** Whether bot-detector's verdict is the expected word (see the top of this file). */
 export function judgeExpectation(run: Pick<RunBody, 'tasks'>, expected: Expectation): ExpectationResult {
   const bot = run.tasks.find((t) => t.tool === 'bot-detector')
   const verdict = bot ? verdictOf(bot) : null
+  if (expected === 'signed-agent') {
+    const agent = agentOf(bot)
+    return { expected, verdict, task_id: bot?.task_id ?? null, met: agent?.state === 'verified', agent }
+  }
   return { expected, verdict, task_id: bot?.task_id ?? null, met: verdict === expected }
 }
 
@@ -173,8 +202,7 @@ export function renderReport(report: RunReport): string {
     } else out.push('Identity: unchanged')
   }
   if (expectation) {
-    const said = expectation.verdict === null ? 'the run has no bot-detector task' : `bot-detector says ${expectation.verdict}`
-    out.push(`Expected ${expectation.expected}: ${said}${expectation.met ? '' : ' (not met)'}`)
+    out.push(`Expected ${expectation.expected}: ${saidOf(expectation)}${expectation.met ? '' : ' (not met)'}`)
   }
   out.push('')
   out.push(report.ok ? 'Result: ok' : `Result: FAILED, exit ${report.exit_code}: ${report.problems.map((p) => PROBLEM_TEXT[p](report)).join('; ')}`)
@@ -183,6 +211,6 @@ export function renderReport(report: RunReport): string {
 
 const PROBLEM_TEXT: Record<Problem, (r: RunReport) => string> = {
   incomplete: (r) => `the run is not complete (${r.run.tasks.length} of ${r.run.tools.length} tools stored)`,
-  expectation: (r) => `expected ${r.expectation!.expected}, bot-detector says ${r.expectation!.verdict ?? 'nothing (no task)'}`,
+  expectation: (r) => (r.expectation!.expected === 'signed-agent' ? `expected signed-agent, ${saidOf(r.expectation!)}` : `expected ${r.expectation!.expected}, bot-detector says ${r.expectation!.verdict ?? 'nothing (no task)'}`),
   regression: (r) => `${r.comparison!.new_failures} new failures against the baseline`,
 }

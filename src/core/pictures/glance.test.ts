@@ -39,6 +39,10 @@ describe('network card', () => {
     const c = card('3.120.0.9')
     expect(c.code).toBe('US')
     expect(c.kind).toMatch(/^cloud servers \(.*Amazon/i)
+    expect(c.kind).not.toContain('guessed')
+    const guessed = networkCard('203.0.113.9', 'public', { status: 'found', country: 'NL', asn: 64500, organization: 'Example Hosting BV', datacenter: true, network: 'hosting', provider: 'Example Hosting BV', networkSource: 'org-name-heuristic' })
+    expect(guessed.kind).toBe('hosting servers (Example Hosting BV), guessed from its name')
+    expect(networkCard('203.0.113.9', 'public', { status: 'found', country: null, asn: 64500, organization: null }).says).toStartWith('The address 203.0.113.9 is in no country the database knows, network AS64500: ')
   })
   test('a local address, no database, an unlisted address: no country, and why', () => {
     expect(card('127.0.0.1', 'loopback')).toMatchObject({ code: null, country: 'not known', kind: 'a loopback address, which belongs to no country or network' })

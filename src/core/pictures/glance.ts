@@ -101,6 +101,7 @@ export interface LookupPart {
   datacenter?: boolean | null
   network?: string | null
   provider?: string | null
+  networkSource?: string | null
 }
 
 export interface NetworkCard {
@@ -136,8 +137,8 @@ export function networkCard(address: string, scope: string | null, lookup: Looku
   }
   const country = lookup.country ? `${countryName(lookup.country)} (${lookup.country})` : 'not known'
   const network = lookup.asn !== null ? `AS${lookup.asn}${lookup.organization ? ` ${lookup.organization}` : ''}` : 'no network (AS) listed'
-  const kind = lookup.network ? `${KIND_WORDS[lookup.network] ?? lookup.network}${lookup.provider ? ` (${lookup.provider})` : ''}` : lookup.datacenter ? 'servers, not a home or mobile line' : 'no server network known: likely a home, office or mobile line'
-  return { address, code: lookup.country, country, network, kind, says: `The address ${address} is in ${country}, network ${network}: ${kind}. From the IP database this service ships, offline.` }
+  const kind = lookup.network ? `${KIND_WORDS[lookup.network] ?? lookup.network}${lookup.provider ? ` (${lookup.provider})` : ''}${lookup.networkSource === 'org-name-heuristic' ? ', guessed from its name' : ''}` : lookup.datacenter ? 'servers, not a home or mobile line' : 'no server network known: likely a home, office or mobile line'
+  return { address, code: lookup.country, country, network, kind, says: `The address ${address} is ${lookup.country ? `in ${country}` : 'in no country the database knows'}, network ${network}: ${kind}. From the IP database this service ships, offline.` }
 }
 
 // --- timezone-geo: the browser's zone against the IP country's zones -------------------------

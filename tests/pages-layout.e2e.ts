@@ -196,7 +196,7 @@ async function expectPicture(page: Page, tool: ToolId, task: Task): Promise<void
       // Headless Chromium is in UTC; loopback has no country to expect a zone from.
       const tz = task.results.timezone as { zone: string; utcOffset: string }
       await expect(report.locator('[data-picture=zone]')).toHaveAttribute('data-browser-offset', tz.utcOffset === '+00:00' ? 'UTC' : `UTC${tz.utcOffset}`)
-      await expectGlance(page, 'zone', new RegExp(`^The browser's time zone is ${tz.zone}, .* there is no zone to expect\\.$`))
+      await expectGlance(page, 'zone', new RegExp(`^The browser's time zone is ${tz.zone.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, .* there is no zone to expect\\.$`))
       break
     }
     case 'bot-detector': {

@@ -91,6 +91,15 @@ describe('signed agents through the real service', () => {
     expect(html).toContain('legacy form (a single quoted URL)')
   }, 30_000)
 
+  test("a signed page load is said on the tool page and in /run's overview; an unsigned one says nothing", async () => {
+    for (const path of ['/tools/bot-detector', '/run']) {
+      const url = `${server.baseUrl}${path}`
+      const html = await (await fetch(url, { headers: await signDictionary(url, 'GET', key, { created: now(), agent: dir.origin }) })).text()
+      expect(html).toContain('<p class="card agent-notice" data-page-agent="verified">This page load was signed by Test Agent')
+      expect(await (await fetch(url)).text()).not.toContain('data-page-agent')
+    }
+  }, 30_000)
+
   test('an unsigned client is judged as before: no agent, the check na', async () => {
     const task = await submit('bot-detector', {})
     expect(task.results.server.agent).toBeUndefined()

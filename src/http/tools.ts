@@ -22,6 +22,7 @@ import { readSubmission, submissionFailure } from './submission'
 import { IP_DATA_ATTRIBUTIONS } from '../evidence/ipdb'
 import { IP_DATA_TOOLS } from '../core/tools/ip-intel'
 import { ACCEPT_CH_HINTS, CRITICAL_CH_HINTS } from '../core/page-hints'
+import { observeAgent } from './observe'
 
 const HTML = { 'content-type': 'text/html; charset=utf-8' }
 // Ask Chromium for the client hints the tools compare with what the page reports (src/core/page-hints.ts).
@@ -94,7 +95,9 @@ export function toolsPages(deps: AppDeps) {
       // Loaded over the HTTPS listener: the handshake and HTTP/2 frames of this very connection
       // go under the nonce now, so the page needs no second connection to be judged on them.
       await fileListenerEvidence(db, request, nonce, clock(), clientIp)
-      const page = await ToolPage({ tool, assets, script: scripts.get(tool.id)!, pageData: { 'data-nonce': nonce, 'data-turn-secret': turnSecret, ...listenerData }, credits: IP_DATA_TOOLS.has(tool.id) ? IP_DATA_ATTRIBUTIONS : [] })
+      // A signing agent signs its navigations too (issue 60): said on the page; nothing for the unsigned.
+      const agent = await observeAgent(deps.agents, request, clock())
+      const page = await ToolPage({ tool, assets, script: scripts.get(tool.id)!, pageData: { 'data-nonce': nonce, 'data-turn-secret': turnSecret, ...listenerData }, credits: IP_DATA_TOOLS.has(tool.id) ? IP_DATA_ATTRIBUTIONS : [], agent })
       return new Response(page, { headers: probePageHeaders(request) })
     })
     // The run page (issue 47): one nonce per tool, issued together under one run id, each with
@@ -106,7 +109,8 @@ export function toolsPages(deps: AppDeps) {
       const network = hashSecret(networkKey(clientIp))
       await issueNonces(db, { pages, runId, now: clock(), ttlSeconds: NONCE_TTL_SECONDS, clientIp, network, maxUnused: Math.max(pageNonceLimit, pages.length) })
       for (const p of pages) await fileListenerEvidence(db, request, p.nonce, clock(), clientIp)
-      const page = await RunPage({ assets, script: runScript, runId, pages, pageData: listenerData, credits: IP_DATA_ATTRIBUTIONS, unavailable })
+      const agent = await observeAgent(deps.agents, request, clock())
+      const page = await RunPage({ assets, script: runScript, runId, pages, pageData: listenerData, credits: IP_DATA_ATTRIBUTIONS, unavailable, agent })
       return new Response(page, { headers: probePageHeaders(request) })
     })
     .post(

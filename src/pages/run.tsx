@@ -9,6 +9,8 @@ import type { AssetStore } from '../http/assets'
 import { Layout } from './layout'
 import { OPERATIONS_HREF } from './operations-link'
 import { Credits, type Credit, type UnavailableTools } from './tools'
+import type { AgentOutcome } from '../core/agent-outcome'
+import { PageLoadAgent } from './pictures/signed-agent'
 
 /** How the whole run is read, shown as text (its `<id>` is no element). */
 const RUN_READ = 'GET /api/antibot/runs/<id>'
@@ -25,6 +27,8 @@ export interface RunPageProps {
   credits?: readonly Credit[]
   /** The tools this instance cannot run, with why (src/http/tools.ts unavailableTools). */
   unavailable?: UnavailableTools
+  /** The page load's Web Bot Auth signature, verified (issue 60); absent when unsigned. */
+  agent?: AgentOutcome | null | undefined
 }
 
 export function RunPage(props: RunPageProps): JSX.Element {
@@ -56,6 +60,7 @@ export function RunPage(props: RunPageProps): JSX.Element {
       </noscript>
       <section id="overview" class="card run-overview" aria-labelledby="overview-title" hidden>
         <h2 id="overview-title">Overview</h2>
+        <PageLoadAgent agent={props.agent} />
         <ol class="run-scores" aria-label="Score of each tool"></ol>
         <h3>What matters most</h3>
         <ol class="run-findings"></ol>

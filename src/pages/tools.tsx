@@ -5,6 +5,8 @@ import { TOOLS, type ToolId } from '../../common/tools'
 import type { AssetStore } from '../http/assets'
 import { Layout } from './layout'
 import { OPERATIONS_HREF } from './operations-link'
+import type { AgentOutcome } from '../core/agent-outcome'
+import { PageLoadAgent } from './pictures/signed-agent'
 
 /** A data credit a tool page must show (src/evidence/ipdb.ts IP_DATA_ATTRIBUTIONS). */
 export interface Credit {
@@ -96,6 +98,8 @@ export interface ToolPageProps {
   pageData: Record<string, string>
   /** Credits for the data behind the results (the IP database's licences ask for them). */
   credits?: readonly Credit[]
+  /** The page load's Web Bot Auth signature, verified (issue 60); absent when unsigned. */
+  agent?: AgentOutcome | null | undefined
 }
 
 /** "IP data: <a>IP Geolocation by DB-IP</a> (CC BY 4.0); …" */
@@ -132,6 +136,7 @@ export function ToolPage(props: ToolPageProps): JSX.Element {
     >
       <h1>{tool.title}</h1>
       <p class="muted">{tool.blurb}</p>
+      <PageLoadAgent agent={props.agent} />
       <div id="status" role="status" aria-live="polite" class="card">
         Loading the tests…
       </div>

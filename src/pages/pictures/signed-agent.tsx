@@ -56,3 +56,14 @@ export function SignedAgentCard(props: { agent: AgentOutcome }): JSX.Element {
     </figure>
   )
 }
+
+/** The page load's own signature (a signing agent signs its navigations too), above the tests. */
+export function PageLoadAgent(props: { agent: AgentOutcome | null | undefined }): JSX.Element {
+  const a = props.agent
+  if (!a) return ''
+  return (
+    <p class="card agent-notice" data-page-agent={a.state} safe>
+      {headlineOf(a).replace(/^This visit/, 'This page load')}
+    </p>
+  )
+}

@@ -100,6 +100,11 @@ describe('signed agents through the real service', () => {
     }
   }, 30_000)
 
+  test('the OpenAPI document describes results.server.agent', async () => {
+    const doc = JSON.stringify(await (await fetch(`${server.baseUrl}/openapi.json`)).json())
+    for (const word of ['keysAsSet', 'kidIsThumbprint', 'keyid-not-thumbprint', 'signed-agent']) expect(doc).toContain(word)
+  }, 30_000)
+
   test('an unsigned client is judged as before: no agent, the check na', async () => {
     const task = await submit('bot-detector', {})
     expect(task.results.server.agent).toBeUndefined()

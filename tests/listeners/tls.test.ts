@@ -182,7 +182,9 @@ for (const driver of testDrivers()) {
       expect(JSON.parse(r.stdout).recorded).toBe(true)
       const rtt = ((await evidence(nonce)).find((e) => e.kind === 'http2')!.data as { rtt: RttRecord }).rtt
       expect(rtt.transport).toBe('h2')
-      expect(rtt.ping_samples).toHaveLength(3)
+      // Three PINGs, or fewer when a round trip would not fit the budget (a busy machine).
+      expect(rtt.ping_samples.length).toBeGreaterThanOrEqual(1)
+      expect(rtt.ping_samples.length).toBeLessThanOrEqual(3)
       expect(rtt.h2_ping_rtt_ms).toBe(Math.min(...rtt.ping_samples))
       if (process.platform === 'linux') {
         expect(rtt.tcp_rtt_ms!).toBeGreaterThan(0)
@@ -190,7 +192,8 @@ for (const driver of testDrivers()) {
         expect(rtt.tcp_rtt_ms!).toBeLessThan(50)
       } else expect(rtt.tcp_rtt_ms).toBeNull()
       expect(rtt.h2_ping_rtt_ms!).toBeGreaterThan(0)
-      expect(rtt.h2_ping_rtt_ms!).toBeLessThan(1000)
+      // An answer counts only within the PINGs' budget (2 s): a bound on the unit, not the speed.
+      expect(rtt.h2_ping_rtt_ms!).toBeLessThanOrEqual(2000)
     })
 
     test('curl --http1.1: the TCP RTT only, no PING over HTTP/1', async () => {
@@ -224,10 +227,16 @@ for (const driver of testDrivers()) {
         h2PingFrame(opaque, true),
       ])
       const pings = frames.filter((f) => f.type === H2_FRAME.ping)
-      expect(pings.filter((f) => f.flags === 0)).toHaveLength(3)
-      expect(pings.filter((f) => f.flags === 1).map((f) => Array.from(f.payload))).toEqual([Array.from(mine), Array.from(mine), Array.from(mine)])
+      // Up to PING_COUNT (3) PINGs, each sent after the last one's ACK: fewer when a round trip
+      // would not fit the budget, as on a machine too busy to answer in time (a gate run beside
+      // stress-ng sent two). Whatever their number, every one was answered past the frames before
+      // its ACK, each is a sample, and the client's own PING before each ACK was answered.
+      const sent = pings.filter((f) => f.flags === 0).length
+      expect(sent).toBeGreaterThanOrEqual(1)
+      expect(sent).toBeLessThanOrEqual(3)
+      expect(pings.filter((f) => f.flags === 1).map((f) => Array.from(f.payload))).toEqual(Array.from({ length: sent }, () => Array.from(mine)))
       const rtt = ((await evidence(nonce)).find((e) => e.kind === 'http2')!.data as { rtt: RttRecord }).rtt
-      expect(rtt.ping_samples).toHaveLength(3)
+      expect(rtt.ping_samples).toHaveLength(sent)
       expect(rtt.h2_ping_rtt_ms!).toBeGreaterThan(0)
     })
 

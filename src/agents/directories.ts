@@ -47,17 +47,22 @@ export function createDirectoryLookup(deps: {
     return got
   }
 
+  async function readOrFetch(url: string, now: Date): Promise<Lookup> {
+    try {
+      const stored = await readAgentDirectory(deps.db, { url, now })
+      if (stored) return stored.body ? { ok: true, ...(stored.body as Stored), maxAgeSeconds: null } : { ok: false, reason: stored.failure ?? 'it could not be read' }
+    } catch (e) {
+      log(`Cannot read the stored key directory ${url}: ${e instanceof Error ? e.message : String(e)}`)
+    }
+    return fetchAndStore(url, now)
+  }
+
   return {
-    async lookup(url, now) {
-      try {
-        const stored = await readAgentDirectory(deps.db, { url, now })
-        if (stored) return stored.body ? { ok: true, ...(stored.body as Stored), maxAgeSeconds: null } : { ok: false, reason: stored.failure ?? 'it could not be read' }
-      } catch (e) {
-        log(`Cannot read the stored key directory ${url}: ${e instanceof Error ? e.message : String(e)}`)
-      }
+    // One lookup per directory at a time: requests for it meanwhile share its answer.
+    lookup(url, now) {
       const running = inFlight.get(url)
       if (running) return running
-      const p = fetchAndStore(url, now).finally(() => inFlight.delete(url))
+      const p = readOrFetch(url, now).finally(() => inFlight.delete(url))
       inFlight.set(url, p)
       return p
     },

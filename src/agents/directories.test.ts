@@ -21,6 +21,8 @@ beforeAll(() => {
   dir.routes.set('/html', () => new Response(JSON.stringify({ keys: [] }), { headers: { 'content-type': 'text/html' } }))
   dir.routes.set('/gone', () => new Response('gone', { status: 410 }))
   dir.routes.set('/huge', () => directoryResponse(Array.from({ length: 3000 }, () => key.publicJwk)))
+  // Headers at once, then a body that never ends.
+  dir.routes.set('/trickle', () => new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('{"keys":[')) }), { headers: { 'content-type': 'application/http-message-signatures-directory+json' } }))
   dir.routes.set('/single', () => new Response(JSON.stringify(key.publicJwk), { headers: { 'content-type': 'application/http-message-signatures-directory+json; charset=utf-8' } }))
 })
 afterAll(() => dir?.stop())
@@ -43,6 +45,10 @@ describe('fetching a key directory', () => {
     expect(await fetchDirectory(`${dir.origin}/html`, allowed())).toMatchObject({ ok: false, reason: expect.stringContaining('"text/html"') })
     expect(await fetchDirectory(`${dir.origin}/gone`, allowed())).toEqual({ ok: false, reason: 'it answered 410, not 200' })
     expect(await fetchDirectory(`${dir.origin}/huge`, allowed())).toMatchObject({ ok: false, reason: expect.stringContaining('larger than 65536 bytes') })
+  })
+
+  test('a directory that does not finish its body within the time bound is cut off', async () => {
+    expect(await fetchDirectory(`${dir.origin}/trickle`, { ...allowed(), timeoutMs: 300 })).toEqual({ ok: false, reason: 'it did not answer in time' })
   })
 
   test('never fetches an address inside a network unless allowed, nor plain http', async () => {

@@ -100,9 +100,14 @@ function get(u: URL, opts: DirectoryFetchOptions, addresses: readonly string[], 
         })
         res.on('end', () => resolve({ status: 200, headers: res.headers, body: Buffer.concat(chunks) }))
         res.on('error', reject)
+        res.on('close', () => reject(new Error('the connection closed before the body ended')))
       },
     )
-    const timer = setTimeout(() => req.destroy(new TimeoutError()), opts.timeoutMs ?? DEFAULT_DIRECTORY_LIMITS.timeoutMs)
+    // The whole exchange, body included, within the bound: a directory that trickles is cut off.
+    const timer = setTimeout(() => {
+      reject(new TimeoutError())
+      req.destroy()
+    }, opts.timeoutMs ?? DEFAULT_DIRECTORY_LIMITS.timeoutMs)
     req.on('error', reject)
     req.on('close', () => clearTimeout(timer))
     req.end()

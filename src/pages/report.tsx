@@ -41,7 +41,7 @@ function Headline(props: { results: ReportResults }): JSX.Element {
   const { summary, checks, untested } = props.results
   const frameworks = Array.isArray(props.results.frameworks) ? props.results.frameworks.filter((f): f is string => typeof f === 'string') : []
   const verdict = typeof props.results.verdict === 'string' ? (BOT_VERDICTS[props.results.verdict] ?? props.results.verdict) : verdictLabel(summary.score)
-  const counts = `${summary.passed} passed · ${summary.warnings} warnings · ${summary.failed} failed · ${checks.length - summary.total} not applicable`
+  const counts = `${summary.passed} passed · ${summary.warnings} ${summary.warnings === 1 ? 'warning' : 'warnings'} · ${summary.failed} failed · ${checks.length - summary.total} not applicable`
   return (
     <div class="headline">
       {untested ? (

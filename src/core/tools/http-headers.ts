@@ -57,7 +57,7 @@ function verdictText(checks: readonly Check[], claimed: ClaimedBrowser, orderKno
   const head = failed.length
     ? `The headers do not come from an ordinary browser session (the User-Agent claims ${who}). Failed: ${failed.map((c) => c.name).join('; ')}.`
     : warned.length
-      ? `Headers are consistent with ${who}, with ${warned.length} weak warning(s).`
+      ? `Headers are consistent with ${who}, with ${warned.length} weak ${warned.length === 1 ? 'warning' : 'warnings'}.`
       : `Headers are consistent with what ${who} says in JavaScript.`
   return orderKnown ? head : `${head} Not tested: header order, original case and HTTP version, which need the service's TLS evidence listener (TLS_PORT).`
 }

@@ -106,6 +106,13 @@ describe.each(testDrivers())('the directory cache on %s', (driver) => {
     expect(dir.hits.get('/gone')).toBe(gone + 1)
   })
 
+  test('a directory served as another media type: the failure keeps its content type for the conformance report', async () => {
+    const fetch = (url: string) => fetchDirectory(url, allowed())
+    const expected = { ok: false, reason: 'it is served as "text/html", not application/http-message-signatures-directory+json', contentType: 'text/html' }
+    expect(await createDirectoryLookup({ db, fetch }).lookup(`${dir.origin}/html`, now)).toEqual(expected)
+    expect(await createDirectoryLookup({ db, fetch }).lookup(`${dir.origin}/html`, now)).toEqual(expected)
+  })
+
   test('a flood of made-up directories costs at most the budget of fetches a minute', async () => {
     let fetches = 0
     const counted = async (): Promise<DirectoryResult> => {

@@ -38,7 +38,7 @@ export function createDirectoryLookup(deps: {
     const got = await deps.fetch(url)
     const ttl = got.ok ? Math.min(DIRECTORY_TTL.maxSeconds, Math.max(DIRECTORY_TTL.minSeconds, got.maxAgeSeconds ?? DIRECTORY_TTL.defaultSeconds)) : DIRECTORY_TTL.failureSeconds
     // no-store / no-cache: used for this request, kept only for the minimum (a flood bound, not a cache).
-    const body: Stored | null = got.ok ? { keys: got.keys, contentType: got.contentType, asSet: got.asSet } : null
+    const body: Stored | { contentType: string } | null = got.ok ? { keys: got.keys, contentType: got.contentType, asSet: got.asSet } : got.contentType !== undefined ? { contentType: got.contentType } : null
     try {
       await storeAgentDirectory(deps.db, { url, body, failure: got.ok ? null : got.reason, fetchedAt: now, expiresAt: new Date(now.getTime() + ttl * 1000) })
     } catch (e) {
@@ -50,7 +50,11 @@ export function createDirectoryLookup(deps: {
   async function readOrFetch(url: string, now: Date): Promise<Lookup> {
     try {
       const stored = await readAgentDirectory(deps.db, { url, now })
-      if (stored) return stored.body ? { ok: true, ...(stored.body as Stored), maxAgeSeconds: null } : { ok: false, reason: stored.failure ?? 'it could not be read' }
+      if (stored && stored.failure === null && stored.body) return { ok: true, ...(stored.body as Stored), maxAgeSeconds: null }
+      if (stored) {
+        const contentType = (stored.body as { contentType?: unknown } | null)?.contentType
+        return { ok: false, reason: stored.failure ?? 'it could not be read', ...(typeof contentType === 'string' ? { contentType } : {}) }
+      }
     } catch (e) {
       log(`Cannot read the stored key directory ${url}: ${e instanceof Error ? e.message : String(e)}`)
     }

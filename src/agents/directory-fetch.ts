@@ -24,7 +24,8 @@ export interface FetchedDirectory {
   /** How long it may be kept, from Cache-Control (0: no-store or no-cache; null: the response did not say). */
   maxAgeSeconds: number | null
 }
-export type DirectoryResult = FetchedDirectory | { ok: false; reason: string }
+/** A failure; `contentType` when the directory answered 200 with a body the service did not take (for the conformance report). */
+export type DirectoryResult = FetchedDirectory | { ok: false; reason: string; contentType?: string }
 
 export interface DirectoryFetchOptions {
   allowPrivate: boolean
@@ -147,7 +148,7 @@ export async function fetchDirectory(url: string, opts: DirectoryFetchOptions): 
   }
   const contentType = one(res.headers['content-type']) ?? ''
   if (contentType.split(';')[0]!.trim().toLowerCase() !== DIRECTORY_MEDIA_TYPE) {
-    return { ok: false, reason: `it is served as ${contentType ? JSON.stringify(contentType.slice(0, 100)) : 'no media type'}, not ${DIRECTORY_MEDIA_TYPE}` }
+    return { ok: false, reason: `it is served as ${contentType ? JSON.stringify(contentType.slice(0, 100)) : 'no media type'}, not ${DIRECTORY_MEDIA_TYPE}`, contentType: contentType.slice(0, 200) }
   }
   if (!res.body) return { ok: false, reason: `it is larger than ${maxBytes} bytes` }
   let json: unknown

@@ -41,7 +41,8 @@ export function createAgentVerifier(deps: { directories: DirectoryLookup; pinned
       const dir = await deps.directories.lookup(c.directory, now)
       if (!dir.ok) {
         const budget = 'budget' in dir
-        return { state: 'unverified', code: budget ? 'budget' : 'directory', reason: budget ? dir.reason : `the key directory could not be read: ${dir.reason}`, ...ids, conformance: c.conformance }
+        const seen = 'contentType' in dir && dir.contentType !== undefined ? { directoryContentType: dir.contentType } : {}
+        return { state: 'unverified', code: budget ? 'budget' : 'directory', reason: budget ? dir.reason : `the key directory could not be read: ${dir.reason}`, ...ids, conformance: { ...c.conformance, ...seen } }
       }
       const conformance = { ...c.conformance, directoryContentType: dir.contentType, keysAsSet: dir.asSet }
       const keys = dir.keys.map(asEd25519).filter((k) => k !== null)

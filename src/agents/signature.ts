@@ -82,7 +82,8 @@ function derived(name: string, req: SignedRequest): string | undefined {
   const u = new URL(req.url)
   switch (name) {
     case '@method':
-      return req.method.toUpperCase()
+      // Case-sensitive, not transformed (RFC 9421 §2.2.1).
+      return req.method
     case '@target-uri':
       return u.toString()
     case '@authority':

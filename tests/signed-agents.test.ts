@@ -5,7 +5,7 @@
 // a bot, a tampered or expired one is spoofed, an unsigned client is judged as before.
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeAgentKey, signDictionary, signLegacy } from './support/agent-signers'
+import { makeAgentKey, signDictionary, signDirectory, signLegacy } from './support/agent-signers'
 import { directoryResponse, startDirectoryServer, type DirectoryServer } from './support/directory-server'
 import { startServer, type RunningServer } from './support/server'
 import { humanChrome } from '../src/core/tools/bot-detector.fixture'
@@ -28,7 +28,7 @@ describe('signed agents through the real service', () => {
   const key = makeAgentKey()
   beforeAll(async () => {
     dir = startDirectoryServer()
-    dir.routes.set(DIR_PATH, () => directoryResponse([key.publicJwk], { 'cache-control': 'max-age=300' }))
+    dir.routes.set(DIR_PATH, async (req) => directoryResponse([key.publicJwk], { 'cache-control': 'max-age=300', ...(await signDirectory(req, key, Math.floor(Date.now() / 1000))) }))
     dir.routes.set('/elsewhere', () => new Response(null, { status: 301, headers: { location: `${dir.origin}${DIR_PATH}` } }))
     server = await startServer({ TLS_PORT: 'off', AGENT_DIRECTORIES_ALLOW_PRIVATE: '1', NODE_EXTRA_CA_CERTS: dir.caFile, AGENT_DIRECTORIES: `Test Agent=${dir.origin}` })
     apiKey = await server.makeKey()
@@ -51,7 +51,7 @@ describe('signed agents through the real service', () => {
 
   test('a legacy-form signature (web-bot-auth) verifies: the pinned agent named, bot-detector says bot', async () => {
     const task = await submit('bot-detector', await signLegacy(target(), 'POST', key, { created: now(), agent: dir.origin }))
-    expect(task.results.server.agent).toMatchObject({ state: 'verified', agent: 'Test Agent', pinned: true, directory: `${dir.origin}${DIR_PATH}`, keyid: key.keyid, conformance: { form: 'legacy', missing: [], directoryContentType: 'application/http-message-signatures-directory+json', keysAsSet: true, kidIsThumbprint: true } })
+    expect(task.results.server.agent).toMatchObject({ state: 'verified', agent: 'Test Agent', pinned: true, directory: `${dir.origin}${DIR_PATH}`, keyid: key.keyid, conformance: { form: 'legacy', missing: [], directoryContentType: 'application/http-message-signatures-directory+json', keysAsSet: true, kidIsThumbprint: true, directorySigned: true } })
     expect(check(task, 'signed-agent')).toMatchObject({ verdict: 'fail', observed: expect.stringContaining('signed by Test Agent') })
     expect(task.results.verdict).toBe('bot')
     expect(task.results.frameworks).toContain('signed-agent')

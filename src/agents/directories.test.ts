@@ -108,7 +108,7 @@ describe.each(testDrivers())('the directory cache on %s', (driver) => {
 
   test('a directory served as another media type: the failure keeps its content type for the conformance report', async () => {
     const fetch = (url: string) => fetchDirectory(url, allowed())
-    const expected = { ok: false, reason: 'it is served as "text/html", not application/http-message-signatures-directory+json', contentType: 'text/html' }
+    const expected = { ok: false as const, reason: 'it is served as "text/html", not application/http-message-signatures-directory+json', contentType: 'text/html' }
     expect(await createDirectoryLookup({ db, fetch }).lookup(`${dir.origin}/html`, now)).toEqual(expected)
     expect(await createDirectoryLookup({ db, fetch }).lookup(`${dir.origin}/html`, now)).toEqual(expected)
   })

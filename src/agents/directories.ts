@@ -38,7 +38,7 @@ export function createDirectoryLookup(deps: {
     const got = await deps.fetch(url)
     const ttl = got.ok ? Math.min(DIRECTORY_TTL.maxSeconds, Math.max(DIRECTORY_TTL.minSeconds, got.maxAgeSeconds ?? DIRECTORY_TTL.defaultSeconds)) : DIRECTORY_TTL.failureSeconds
     // no-store / no-cache: used for this request, kept only for the minimum (a flood bound, not a cache).
-    const body: Stored | { contentType: string } | null = got.ok ? { keys: got.keys, contentType: got.contentType, asSet: got.asSet } : got.contentType !== undefined ? { contentType: got.contentType } : null
+    const body: Stored | { contentType: string } | null = got.ok ? { keys: got.keys, contentType: got.contentType, asSet: got.asSet, ...(got.signature ? { signature: got.signature } : {}) } : got.contentType !== undefined ? { contentType: got.contentType } : null
     try {
       await storeAgentDirectory(deps.db, { url, body, failure: got.ok ? null : got.reason, fetchedAt: now, expiresAt: new Date(now.getTime() + ttl * 1000) })
     } catch (e) {

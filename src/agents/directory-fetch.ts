@@ -11,6 +11,7 @@ import { lookup } from 'node:dns/promises'
 import { request as httpsRequest } from 'node:https'
 import { rootCertificates } from 'node:tls'
 import { ipScope } from '../core/ip-scope'
+import type { DirectorySignatureFields } from './directory-signature'
 
 export const DIRECTORY_MEDIA_TYPE = 'application/http-message-signatures-directory+json'
 export const DEFAULT_DIRECTORY_LIMITS = { timeoutMs: 3000, maxBytes: 64 * 1024 }
@@ -23,6 +24,8 @@ export interface FetchedDirectory {
   asSet: boolean
   /** How long it may be kept, from Cache-Control (0: no-store or no-cache; null: the response did not say). */
   maxAgeSeconds: number | null
+  /** The response's own signature, when it has one (src/agents/directory-signature.ts). */
+  signature?: DirectorySignatureFields
 }
 /** A failure; `contentType` when the directory answered 200 with a body the service did not take (for the conformance report). */
 export type DirectoryResult = FetchedDirectory | { ok: false; reason: string; contentType?: string }
@@ -159,5 +162,8 @@ export async function fetchDirectory(url: string, opts: DirectoryFetchOptions): 
   }
   const asSet = typeof json === 'object' && json !== null && Array.isArray((json as { keys?: unknown }).keys)
   const keys = asSet ? (json as { keys: unknown[] }).keys : Array.isArray(json) ? json : typeof json === 'object' && json !== null ? [json] : []
-  return { ok: true, keys: keys.slice(0, 64), contentType, asSet, maxAgeSeconds: cacheSeconds(one(res.headers['cache-control'])) }
+  const input = one(res.headers['signature-input'])
+  const sig = one(res.headers.signature)
+  const signature = input && sig ? { signature: { input: input.slice(0, 8192), signature: sig.slice(0, 8192) } } : {}
+  return { ok: true, keys: keys.slice(0, 64), contentType, asSet, maxAgeSeconds: cacheSeconds(one(res.headers['cache-control'])), ...signature }
 }

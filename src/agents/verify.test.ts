@@ -35,7 +35,7 @@ describe('Web Bot Auth verification', () => {
   test('verifies the legacy form (web-bot-auth) and names the pinned agent', async () => {
     const h = await signLegacy(URL_, 'GET', key, { created: NOW - 10, agent: AGENT })
     const out = await verifier.verify(request(h), now)
-    expect(out).toMatchObject({ state: 'verified', agent: 'Example Agent', pinned: true, directory: DIR, keyid: key.keyid, conformance: { form: 'legacy', missing: [], lifetimeSeconds: 300, tag: 'web-bot-auth', keysAsSet: true, kidIsThumbprint: true } })
+    expect(out).toMatchObject({ state: 'verified', agent: 'Example Agent', pinned: true, directory: DIR, keyid: key.keyid, conformance: { form: 'legacy', missing: [], lifetimeSeconds: 300, tag: 'web-bot-auth', keysAsSet: true, kidIsThumbprint: true, directorySigned: false } })
     expect(out!.conformance.covered).toEqual(['"@authority"', '"signature-agent"'])
   })
 

@@ -7,6 +7,7 @@ import type { AgentOutcome } from '../core/agent-outcome'
 import type { DirectoryLookup } from './directories'
 import { asEd25519, thumbprint, verifyEd25519 } from './jwk'
 import { readSignature, type SignedRequest } from './signature'
+import { directorySignedBy } from './directory-signature'
 
 export interface AgentVerifier {
   /** Null when the request carries none of Signature, Signature-Input, Signature-Agent. */
@@ -52,7 +53,7 @@ export function createAgentVerifier(deps: { directories: DirectoryLookup; pinned
         if (byKid) return { state: 'invalid', code: 'keyid-not-thumbprint', reason: `the keyid is the directory key's kid, not its RFC 7638 thumbprint (${thumbprint(byKid)})`, ...ids, conformance: { ...conformance, kidIsThumbprint: false } }
         return { state: 'invalid', code: 'unknown-key', reason: `the directory has no Ed25519 key whose thumbprint is the keyid (it has ${keys.length})`, ...ids, conformance }
       }
-      const withKid = { ...conformance, ...(key.kid !== undefined ? { kidIsThumbprint: key.kid === c.keyid } : {}) }
+      const withKid = { ...conformance, ...(key.kid !== undefined ? { kidIsThumbprint: key.kid === c.keyid } : {}), directorySigned: await directorySignedBy(dir.signature, c.directory, key, Math.floor(now.getTime() / 1000)) }
       if (!(await verifyEd25519(key, c.base, c.signature))) return { state: 'invalid', code: 'bad-signature', reason: "the signature does not verify with the directory's key: the request was altered, or signed with another key", ...ids, conformance: withKid }
       return { state: 'verified', ...ids, conformance: withKid }
     },

@@ -42,6 +42,7 @@ export function AgentConformanceSchema() {
       directoryContentType: Type.Optional(Type.String({ description: "The directory response's Content-Type (the draft's is application/http-message-signatures-directory+json)." })),
       keysAsSet: Type.Optional(Type.Boolean({ description: 'Whether the directory is a JWK Set (`{"keys": [...]}`).' })),
       kidIsThumbprint: Type.Optional(Type.Boolean({ description: "Whether the matching key's `kid` (when it has one) is its RFC 7638 thumbprint." })),
+      directorySigned: Type.Optional(Type.Boolean({ description: 'Whether the directory response carries a valid signature by the matching key (tag "http-message-signatures-directory", over `"@authority";req`), as the directory draft asks.' })),
     },
     { description: 'How the request conforms to draft-ietf-webbotauth-httpsig-protocol, for agent builders.' },
   )

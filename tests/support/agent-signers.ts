@@ -4,7 +4,7 @@
 // signature covers with `component("signature-agent", { key })`). Each returns the headers to add.
 
 import { component, createSignature } from 'http-message-sig'
-import { signatureHeaders } from 'web-bot-auth'
+import { directoryResponseHeaders, signatureHeaders } from 'web-bot-auth'
 import { signerFromJWK } from 'web-bot-auth/crypto'
 import { generateKeyPairSync } from 'node:crypto'
 import { thumbprint } from '../../src/agents/jwk'
@@ -58,4 +58,11 @@ export async function signDictionary(
     signer: { algorithm: 'ed25519', sign: async (d: Uint8Array) => new Uint8Array(await crypto.subtle.sign('Ed25519', priv, new Uint8Array(d))) },
   })
   return { 'signature-agent': agentHeader, signature: fields.signature, 'signature-input': fields.signatureInput }
+}
+
+/** web-bot-auth's signature of a directory response (tag "http-message-signatures-directory", over "@authority";req). */
+export async function signDirectory(request: Request, key: AgentKey, created: number): Promise<Record<string, string>> {
+  const signer = await signerFromJWK({ ...key.jwk, kid: key.keyid } as JsonWebKey)
+  const h = await directoryResponseHeaders({ request, response: new Response(null) }, [signer], { created: new Date(created * 1000), expires: new Date((created + 300) * 1000) })
+  return { signature: h.Signature, 'signature-input': h['Signature-Input'] }
 }

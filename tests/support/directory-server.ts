@@ -13,7 +13,7 @@ export interface DirectoryServer {
   ca: string
   caFile: string
   hits: Map<string, number>
-  routes: Map<string, () => Response>
+  routes: Map<string, (req: Request) => Response | Promise<Response>>
   stop(): void
 }
 
@@ -25,7 +25,7 @@ export function directoryResponse(keys: unknown[], headers: Record<string, strin
 export function startDirectoryServer(): DirectoryServer {
   const ca = makeTrustedCa({ engines: [] })
   const hits = new Map<string, number>()
-  const routes = new Map<string, () => Response>()
+  const routes = new Map<string, (req: Request) => Response | Promise<Response>>()
   const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
@@ -34,7 +34,7 @@ export function startDirectoryServer(): DirectoryServer {
       const path = new URL(req.url).pathname
       hits.set(path, (hits.get(path) ?? 0) + 1)
       const route = routes.get(path)
-      return route ? route() : new Response('not found', { status: 404 })
+      return route ? route(req) : new Response('not found', { status: 404 })
     },
   })
   return {

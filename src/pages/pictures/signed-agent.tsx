@@ -33,6 +33,7 @@ function rows(a: AgentOutcome): Array<[string, string]> {
     ['Directory media type', c.directoryContentType ?? 'not read'],
     ['Keys served as a set', yes(c.keysAsSet, 'yes', 'no (a single key)')],
     ["Key's kid is its thumbprint", yes(c.kidIsThumbprint, 'yes', 'no')],
+    ['Directory response signed by the key', yes(c.directorySigned, 'yes', 'no')],
     ['Key id', a.keyid ?? 'none'],
   ]
 }

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { makeAgentKey, signDictionary, signLegacy, type AgentKey } from '../../tests/support/agent-signers'
 import type { DirectoryLookup, Lookup } from './directories'
 import { createAgentVerifier } from './verify'
+import { observeAgent } from '../http/observe'
 
 const URL_ = 'https://antibot.test/tools/bot-detector?x=1'
 const AGENT = 'https://agent.example'
@@ -115,5 +116,22 @@ describe('Web Bot Auth verification', () => {
     for (const h of [{ 'signature-input': 'sig1=("@authority"', signature: 'sig1=:AAAA:' }, { 'signature-input': 'sig1=("@authority");tag="web-bot-auth"', signature: 'nope' }, { 'signature-input': '', signature: '', 'signature-agent': '(' }] as Array<Record<string, string>>) {
       expect((await verifier.verify(request(h), now))?.state).toBe('invalid')
     }
+  })
+})
+
+describe('observing a request (src/http/observe.ts)', () => {
+  const signedRequest = async () => new Request(URL_, { headers: await signLegacy(URL_, 'GET', key, { created: NOW, agent: AGENT }) })
+  test('unsigned: nothing; without a verifier or with a faulty one: unverified, never a throw', async () => {
+    expect(await observeAgent(verifier, new Request(URL_), now)).toBeUndefined()
+    expect(await observeAgent(undefined, await signedRequest(), now)).toMatchObject({ state: 'unverified', reason: 'this instance does not verify signatures' })
+    const faulty = { verify: async () => Promise.reject(new Error('boom')) }
+    const err = console.error
+    console.error = () => {}
+    try {
+      expect(await observeAgent(faulty, await signedRequest(), now)).toMatchObject({ state: 'unverified', code: 'directory' })
+    } finally {
+      console.error = err
+    }
+    expect(await observeAgent(verifier, await signedRequest(), now)).toMatchObject({ state: 'verified' })
   })
 })

@@ -70,7 +70,13 @@ export async function observeSubmission(
 export async function observeAgent(agents: AgentVerifier | undefined, request: Request, now: Date): Promise<ServerObservation['agent']> {
   if (!mayBeSigned(request.headers)) return undefined
   if (!agents) return { state: 'unverified', code: 'directory', reason: 'this instance does not verify signatures', conformance: { form: 'none', covered: [], missing: [], nonce: false } }
-  return (await agents.verify(signedRequestOf(request), now)) ?? undefined
+  try {
+    return (await agents.verify(signedRequestOf(request), now)) ?? undefined
+  } catch (e) {
+    // A fault of the verifier's own is no reason to refuse the page or the submission.
+    console.error(`Cannot verify the request's agent signature: ${e instanceof Error ? e.message : String(e)}`)
+    return { state: 'unverified', code: 'directory', reason: 'the signature could not be checked (a fault of this service)', conformance: { form: 'none', covered: [], missing: [], nonce: false } }
+  }
 }
 
 /**

@@ -7,7 +7,8 @@ import type { Db } from '../../db/client'
 import { testDrivers } from '../../tests/support/db'
 import { useTestDatabase } from '../../tests/support/db-suite'
 import { directoryResponse, startDirectoryServer, type DirectoryServer } from '../../tests/support/directory-server'
-import { makeAgentKey } from '../../tests/support/agent-signers'
+import { makeAgentKey, signLegacy } from '../../tests/support/agent-signers'
+import { createAgentVerifier } from './verify'
 import { cacheSeconds, fetchDirectory, type DirectoryFetchOptions, type DirectoryResult } from './directory-fetch'
 import { createDirectoryLookup } from './directories'
 import { purgeAgentDirectories, readAgentDirectory, storeAgentDirectory } from '../../db/agent-directories'
@@ -127,6 +128,26 @@ describe.each(testDrivers())('the directory cache on %s', (driver) => {
     const same = createDirectoryLookup({ db, fetch: counted })
     await Promise.all(Array.from({ length: 10 }, () => same.lookup('https://same.example/d', now)))
     expect(fetches).toBe(6)
+  })
+
+  test('a key the stored reading lacks is looked for again once the reading is a minute old (rotation)', async () => {
+    const rotated = makeAgentKey()
+    const hitsBefore = dir.hits.get('/rotating/.well-known/http-message-signatures-directory') ?? 0
+    let served: unknown[] = [key.publicJwk]
+    dir.routes.set('/rotating/.well-known/http-message-signatures-directory', () => directoryResponse(served, { 'cache-control': 'max-age=3600' }))
+    const verifier = createAgentVerifier({ directories: createDirectoryLookup({ db, fetch: (url) => fetchDirectory(url, allowed()) }) })
+    const agent = `${dir.origin}/rotating/.well-known/http-message-signatures-directory`
+    const at = (s: number) => new Date(now.getTime() + s * 1000)
+    const req = async (k: typeof key, s: number) => {
+      const url = 'https://antibot.test/tools/bot-detector'
+      const h = await signLegacy(url, 'GET', k, { created: Math.floor(at(s).getTime() / 1000), agent })
+      return { method: 'GET', url, header: (n: string) => h[n] ?? null }
+    }
+    expect(await verifier.verify(await req(key, 0), at(0))).toMatchObject({ state: 'verified' })
+    served = [key.publicJwk, rotated.publicJwk]
+    expect(await verifier.verify(await req(rotated, 30), at(30))).toMatchObject({ state: 'invalid', code: 'unknown-key' })
+    expect(await verifier.verify(await req(rotated, 90), at(90))).toMatchObject({ state: 'verified' })
+    expect(dir.hits.get('/rotating/.well-known/http-message-signatures-directory')).toBe(hitsBefore + 2)
   })
 
   test('the hourly purge deletes readings expired before its bound, and keeps the rest', async () => {

@@ -14,10 +14,17 @@ export const DEFAULT_FETCHES_PER_MINUTE = 30
 export type Lookup = DirectoryResult | { ok: false; budget: true; reason: string }
 
 export interface DirectoryLookup {
-  lookup(url: string, now: Date): Promise<Lookup>
+  /**
+   * The directory's reading; `refetchBefore`: a stored reading fetched before this instant is
+   * fetched again (a key not in it may have been added since: rotation), budget allowing.
+   */
+  lookup(url: string, now: Date, opts?: { refetchBefore?: Date }): Promise<Lookup>
 }
 
-type Stored = Omit<FetchedDirectory, 'ok' | 'maxAgeSeconds'>
+/** A reading taken this long ago may be fetched again for a key it lacks. */
+export const REFETCH_AFTER_SECONDS = 60
+
+type Stored = Omit<FetchedDirectory, 'ok' | 'maxAgeSeconds' | 'fetchedAt'>
 
 export function createDirectoryLookup(deps: {
   db: Db
@@ -44,13 +51,15 @@ export function createDirectoryLookup(deps: {
     } catch (e) {
       log(`Cannot store the key directory ${url}: ${e instanceof Error ? e.message : String(e)}`)
     }
-    return got
+    return got.ok ? { ...got, fetchedAt: now.getTime() } : got
   }
 
-  async function readOrFetch(url: string, now: Date): Promise<Lookup> {
+  async function readOrFetch(url: string, now: Date, refetchBefore: Date | undefined): Promise<Lookup> {
     try {
       const stored = await readAgentDirectory(deps.db, { url, now })
-      if (stored && stored.failure === null && stored.body) return { ok: true, ...(stored.body as Stored), maxAgeSeconds: null }
+      const stale = stored !== null && refetchBefore !== undefined && stored.fetchedAt < refetchBefore
+      if (stored && !stale && stored.failure === null && stored.body) return { ok: true, ...(stored.body as Stored), maxAgeSeconds: null, fetchedAt: stored.fetchedAt.getTime() }
+      if (stale) return fetchAndStore(url, now)
       if (stored) {
         const contentType = (stored.body as { contentType?: unknown } | null)?.contentType
         return { ok: false, reason: stored.failure ?? 'it could not be read', ...(typeof contentType === 'string' ? { contentType } : {}) }
@@ -63,10 +72,10 @@ export function createDirectoryLookup(deps: {
 
   return {
     // One lookup per directory at a time: requests for it meanwhile share its answer.
-    lookup(url, now) {
+    lookup(url, now, opts) {
       const running = inFlight.get(url)
       if (running) return running
-      const p = readOrFetch(url, now).finally(() => inFlight.delete(url))
+      const p = readOrFetch(url, now, opts?.refetchBefore).finally(() => inFlight.delete(url))
       inFlight.set(url, p)
       return p
     },

@@ -26,6 +26,8 @@ export interface FetchedDirectory {
   maxAgeSeconds: number | null
   /** The response's own signature, when it has one (src/agents/directory-signature.ts). */
   signature?: DirectorySignatureFields
+  /** When it was fetched (ms since the epoch), on readings the cache hands out. */
+  fetchedAt?: number
 }
 /** A failure; `contentType` when the directory answered 200 with a body the service did not take (for the conformance report). */
 export type DirectoryResult = FetchedDirectory | { ok: false; reason: string; contentType?: string }

@@ -4,7 +4,7 @@
 // verified. Unsigned requests cost a header lookup and nothing else.
 
 import type { AgentOutcome } from '../core/agent-outcome'
-import type { DirectoryLookup } from './directories'
+import { REFETCH_AFTER_SECONDS, type DirectoryLookup } from './directories'
 import { asEd25519, thumbprint, verifyEd25519 } from './jwk'
 import { readSignature, type SignedRequest } from './signature'
 import { directorySignedBy } from './directory-signature'
@@ -39,7 +39,14 @@ export function createAgentVerifier(deps: { directories: DirectoryLookup; pinned
       }
       const c = read.candidate
       const ids = { label: c.label, keyid: c.keyid, directory: c.directory, created: c.created, expires: c.expires, ...nameOf(c.directory, pinned) }
-      const dir = await deps.directories.lookup(c.directory, now)
+      let dir = await deps.directories.lookup(c.directory, now)
+      // A key the stored reading lacks may be a new one (rotation): that reading is fetched again
+      // once it is a minute old, budget allowing.
+      const before = new Date(now.getTime() - REFETCH_AFTER_SECONDS * 1000)
+      if (dir.ok && dir.fetchedAt !== undefined && dir.fetchedAt < before.getTime() && !hasKey(dir.keys, c.keyid)) {
+        const again = await deps.directories.lookup(c.directory, now, { refetchBefore: before })
+        if (again.ok) dir = again
+      }
       if (!dir.ok) {
         const budget = 'budget' in dir
         const seen = 'contentType' in dir && dir.contentType !== undefined ? { directoryContentType: dir.contentType } : {}
@@ -58,6 +65,13 @@ export function createAgentVerifier(deps: { directories: DirectoryLookup; pinned
       return { state: 'verified', ...ids, conformance: withKid }
     },
   }
+}
+
+function hasKey(keys: readonly unknown[], keyid: string): boolean {
+  return keys.some((k) => {
+    const e = asEd25519(k)
+    return e !== null && thumbprint(e) === keyid
+  })
 }
 
 function nameOf(directory: string | undefined, pinned: PinnedDirectories): { agent?: string; pinned?: boolean } {

@@ -86,6 +86,32 @@ async function poll(run: Engine['run'], selector: string, timeoutMs: number, wha
   }
 }
 
+/**
+ * Words (runs of letters and digits, 2 to 20 of them) of headings, table headers, buttons,
+ * badges and check names whose letters land on more than one line: "Attribut / e".
+ */
+export function splitWords(engine: Engine): Promise<string[]> {
+  return engine.run(`
+    const out = []
+    for (const el of document.querySelectorAll('h1, h2, h3, th, button, .badge, .check-name, label')) {
+      if (el.getClientRects().length === 0) continue
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.parentElement && node.parentElement.closest('code, pre')) continue
+        for (const m of (node.textContent || '').matchAll(/[\\p{L}\\p{N}]{2,20}/gu)) {
+          // One box per line the word's letters are on.
+          const range = document.createRange()
+          range.setStart(node, m.index)
+          range.setEnd(node, m.index + m[0].length)
+          const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)))
+          if (lines.size > 1 && out.length < 10) out.push('"' + m[0] + '" in ' + el.tagName.toLowerCase() + [...el.classList].map((c) => '.' + c).join(''))
+        }
+      }
+    }
+    return out
+  `)
+}
+
 export async function launchFirefox(): Promise<Engine> {
   const browser: PuppeteerBrowser = await puppeteerCore.launch({
     browser: 'firefox',

@@ -5,18 +5,20 @@
 // that says the same facts in words; the viewBox is 320 wide and scales to the column, so it
 // reads the same on a 360 px phone and on a desktop. Colours are the page's own (app.css).
 
+import type { Children } from '@kitajs/html'
 import { GLANCE_WIDTH, type NetworkCard, type VerdictGauge, type ZoneBand, wrapText } from '../../core/pictures/glance'
 import type { TlsHello } from '../../core/pictures/tls-hello'
 
 const W = GLANCE_WIDTH
 
-function Svg(props: { id: string; height: number; says: string; children?: JSX.Element | JSX.Element[] | Array<JSX.Element | JSX.Element[] | string> | string }): JSX.Element {
+function Svg(props: { id: string; height: number; says: string; children?: Children }): JSX.Element {
+  const { children } = props
   return (
     <svg viewBox={`0 0 ${W} ${props.height}`} role="img" aria-labelledby={`${props.id}-title`} xmlns="http://www.w3.org/2000/svg">
       <title id={`${props.id}-title`} safe>
         {props.says}
       </title>
-      {props.children}
+      {children}
     </svg>
   )
 }
@@ -151,7 +153,7 @@ export function ZoneBandPicture(props: { z: ZoneBand; fit: 'pass' | 'warn' | 'fa
             {l}
           </text>
         ))}
-        <text x="14" y="134" class="g-small" safe>
+        <text x="14" y="134" class="g-small">
           {verdictText}
         </text>
       </Svg>
@@ -200,7 +202,7 @@ export function TlsHelloPicture(props: { t: TlsHello }): JSX.Element {
           </g>
         ))}
         <rect class={`g-badge g-badge-${t.grease === null ? 'na' : 'seen'}`} x="4" y={badgesY} width="128" height="22" rx="11" />
-        <text x="68" y={badgesY + 15} text-anchor="middle" class="g-small" safe>
+        <text x="68" y={badgesY + 15} text-anchor="middle" class="g-small">
           {grease}
         </text>
         <rect class="g-badge g-badge-seen" x="140" y={badgesY} width="176" height="22" rx="11" />

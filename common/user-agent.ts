@@ -15,6 +15,21 @@
 //   (https://wicg.github.io/ua-client-hints/#grease).
 
 export type BrowserFamily = 'chrome' | 'chromium' | 'edge' | 'opera' | 'brave' | 'samsung' | 'yandex' | 'vivaldi' | 'firefox' | 'safari' | 'tool' | 'other'
+/** Each family as a person writes it (in sentences a person reads). */
+export const FAMILY_NAMES: Record<BrowserFamily, string> = {
+  chrome: 'Chrome',
+  chromium: 'Chromium',
+  edge: 'Edge',
+  opera: 'Opera',
+  brave: 'Brave',
+  samsung: 'Samsung Internet',
+  yandex: 'Yandex Browser',
+  vivaldi: 'Vivaldi',
+  firefox: 'Firefox',
+  safari: 'Safari',
+  tool: 'an HTTP client',
+  other: 'an unknown browser',
+}
 export type Engine = 'blink' | 'gecko' | 'webkit' | 'unknown'
 export type Os = 'windows' | 'mac' | 'ios' | 'android' | 'linux' | 'chromeos' | 'unknown'
 

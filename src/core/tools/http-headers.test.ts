@@ -103,7 +103,7 @@ describe('http-headers judge', () => {
     expect(r.byId['header-order']!.verdict).toBe('pass')
     expect(r.byId['header-case-http-version']!.verdict).toBe('na')
     expect(r.sections.http.orderPreserved).toBe(true)
-    expect(r.sections.verdict).toBe('Headers are consistent with what chrome 124 says in JavaScript.')
+    expect(r.sections.verdict).toBe('Headers are consistent with what Chrome 124 says in JavaScript.')
   })
 
   test('headless Chromium is caught by its User-Agent and nothing else', () => {
@@ -122,7 +122,7 @@ describe('http-headers judge', () => {
     expect(r.byId['header-order']!.verdict).toBe('na')
     expect(r.byId['header-order']!.expected).toContain('TLS_PORT')
     expect(r.summary.score).toBe(40)
-    expect(r.sections.verdict).toStartWith('The headers do not come from an ordinary browser session (the User-Agent claims headless chrome). Failed: User-Agent names')
+    expect(r.sections.verdict).toStartWith('The headers do not come from an ordinary browser session (the User-Agent claims headless Chrome). Failed: User-Agent names')
     expect(r.sections.verdict).toContain('Not tested: header order, original case and HTTP version')
   })
 

@@ -14,7 +14,7 @@ import { pageRan } from '../../checks/page-ran'
 import { signedAgent } from '../../checks/signed-agent'
 import { Type } from '@sinclair/typebox'
 import { HttpHeadersSignals } from '../../../common/signals/http-headers'
-import { brandsClaim, parseUserAgent, type ClaimedBrowser } from '../../../common/user-agent'
+import { brandsClaim, FAMILY_NAMES, parseUserAgent, type ClaimedBrowser } from '../../../common/user-agent'
 import { acceptLanguageVsLanguages } from '../../checks/accept-language-header'
 import { acceptLanguageQ } from '../../checks/accept-language-q'
 import { acceptEncoding, browserHeadersPresent, secFetch } from '../../checks/browser-headers'
@@ -53,7 +53,7 @@ export const HttpSectionSchema = Type.Object({
 function verdictText(checks: readonly Check[], claimed: ClaimedBrowser, orderKnown: boolean): string {
   const failed = checks.filter((c) => c.verdict === 'fail')
   const warned = checks.filter((c) => c.verdict === 'warn')
-  const who = claimed.family === 'tool' ? `an HTTP client (${claimed.tool})` : claimed.headless ? `headless ${claimed.family}` : `${claimed.family} ${claimed.version ?? ''}`.trim()
+  const who = claimed.family === 'tool' ? `an HTTP client (${claimed.tool})` : claimed.headless ? `headless ${FAMILY_NAMES[claimed.family]}` : `${FAMILY_NAMES[claimed.family]} ${claimed.version ?? ''}`.trim()
   const head = failed.length
     ? `The headers do not come from an ordinary browser session (the User-Agent claims ${who}). Failed: ${failed.map((c) => c.name).join('; ')}.`
     : warned.length

@@ -62,3 +62,18 @@ test('an Accept-Language header injected without navigator.languages is caught',
     await context.close()
   }
 })
+
+test('a report request the network fails is asked again; when every attempt fails, the page says so', async ({ page }) => {
+  // As Chromium fails what is in flight when the network changes (ERR_NETWORK_CHANGED).
+  let attempts = 0
+  await page.route('**/tools/http-headers/report', (route) => (++attempts === 1 ? route.abort('internetdisconnected') : route.continue()))
+  await run(page)
+  await expect(page.getByRole('region', { name: 'Results' }).locator('tr[data-check="ua-automation"]')).toContainText('HeadlessChrome')
+  expect(attempts).toBe(2)
+
+  const again = await page.context().newPage()
+  await again.route('**/tools/http-headers/report', (route) => route.abort('internetdisconnected'))
+  await run(again)
+  await expect(again.locator('#status')).toHaveText('Done: the tests ran and their results were stored, but the report could not be loaded here. Reloading the page runs the tests again.')
+  await expect(again.getByRole('region', { name: 'Results' })).toHaveCount(0)
+})

@@ -45,6 +45,11 @@ function makeNetns(n: number, tune: string[][] = []): Netns {
   ip('addr', 'add', `${net}.1/30`, 'dev', hostIf)
   ip('link', 'set', hostIf, 'up')
   const exec = (cmd: string[]) => execFileSync('ip', ['netns', 'exec', name, ...cmd], { encoding: 'utf8' })
+  // IPv4 only, as the tests are: without this the kernel gives each new link an IPv6 link-local
+  // address a second or two after it comes up (duplicate address detection), and a Chromium
+  // started in the namespace meanwhile sees its network change and fails what it has in flight
+  // with ERR_NETWORK_CHANGED (the page, its submission or its report), one run in three here.
+  for (const scope of ['all', 'default', nsIf]) exec(['sysctl', '-q', '-w', `net.ipv6.conf.${scope}.disable_ipv6=1`])
   exec(['ip', 'addr', 'add', `${net}.2/30`, 'dev', nsIf])
   exec(['ip', 'link', 'set', nsIf, 'up'])
   exec(['ip', 'link', 'set', 'lo', 'up'])

@@ -104,7 +104,7 @@ export async function runPlan(plan: ToolPlan, slot: Slot, opts: { report?: 'now'
     slot.stored(answer.task_id)
     // Said to a person: the task's id is in data-task (the page's body, or the /run section).
     slot.status('Done: the tests ran and their results were stored.')
-    if (opts.report !== 'later') await showReport(tool, body, slot)
+    if (opts.report !== 'later' && !(await showReport(tool, body, slot))) slot.status('Done: the tests ran and their results were stored, but the report could not be loaded here. Reloading the page runs the tests again.')
     return { taskId: answer.task_id, body }
   } catch (e) {
     slot.status(`The tests could not be completed: ${e instanceof Error ? e.message : String(e)}`)
@@ -113,14 +113,32 @@ export async function runPlan(plan: ToolPlan, slot: Slot, opts: { report?: 'now'
   }
 }
 
-/** Asks the server to judge the stored run again and shows its report; false when it could not. */
+/** Waits before each new attempt at a report whose request the network failed. */
+const REPORT_RETRY_MS = [500, 1500]
+
+/**
+ * Asks the server to judge the stored run again and shows its report; false when it could not.
+ * A request the network failed (a laptop changing networks, a VPN coming up: Chromium fails
+ * what is in flight with ERR_NETWORK_CHANGED) is asked again, twice at most: the report stores
+ * nothing, so asking again is safe. An answer of the server's is taken as it is.
+ */
 export async function showReport(tool: string, body: string, slot: Pick<Slot, 'report'>): Promise<boolean> {
-  try {
-    const report = await fetch(`/tools/${tool}/report`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+  for (let attempt = 0; ; attempt++) {
+    let report: Response
+    try {
+      report = await fetch(`/tools/${tool}/report`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    } catch {
+      const wait = REPORT_RETRY_MS[attempt]
+      if (wait === undefined) return false
+      await new Promise((resolve) => setTimeout(resolve, wait))
+      continue
+    }
     if (!report.ok) return false
-    slot.report(await report.text())
-    return true
-  } catch {
-    return false
+    try {
+      slot.report(await report.text())
+      return true
+    } catch {
+      return false
+    }
   }
 }

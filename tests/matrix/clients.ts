@@ -235,8 +235,8 @@ export const seleniumHeadfulClient: Client = {
   run: (ctx) => onXvfb((xvfb) => withSelenium(ctx, [NO_AUTOMATION_CONTROLLED], xvfb)),
 }
 
-/** A free loopback port for a driver that takes its port on the command line. */
-function freePort(): Promise<number> {
+/** A free loopback port for a driver that takes its port on the command line (also tests/support/engines.ts). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer()
     srv.once('error', reject)

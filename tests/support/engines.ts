@@ -11,12 +11,11 @@
 
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { createServer, type AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import { chromium, type Browser as PlaywrightBrowser, type BrowserContext, type Page as PlaywrightPage } from 'playwright-core'
 import puppeteerCore, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core'
 import { Builder, Capabilities, type WebDriver } from 'selenium-webdriver'
-import { BROWSER_PATHS, WEBKIT_ENV } from '../matrix/clients'
+import { BROWSER_PATHS, freePort, WEBKIT_ENV } from '../matrix/clients'
 import { sleep, startXvfb, stopGroup, type Display } from '../matrix/xvfb'
 
 export type EngineName = 'chromium' | 'firefox' | 'webkit'
@@ -149,17 +148,6 @@ export async function launchFirefox(): Promise<Engine> {
     },
     close: () => browser.close(),
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo
-      srv.close(() => resolve(port))
-    })
-  })
 }
 
 /**

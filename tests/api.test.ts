@@ -22,6 +22,8 @@ const UNAUTHORIZED = 'Valid API key required.'
 const FORBIDDEN = 'API key is inactive, expired, or has reached its request limit.'
 const NOT_FOUND = 'Task not found.'
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+/** Task ids are time-ordered (src/core/ids.ts: uuidV7). */
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 const CREATED_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/
 
 type App = Awaited<ReturnType<typeof buildTestApp>>['app']
@@ -107,7 +109,7 @@ describe.each(testDrivers())('task API on %s', (driver) => {
       expect(res.headers.get('content-type')).toStartWith('application/json')
       const body = (await res.json()) as Record<string, unknown>
       expect(Object.keys(body)).toEqual(['task_id'])
-      expect(body.task_id).toMatch(UUID_V4)
+      expect(body.task_id).toMatch(UUID_V7)
       expect(await countTasks(tdb.db)).toBe(before + 1)
       const stored = await getTask(tdb.db, body.task_id as string)
       expect(stored?.tool).toBe('bot-detector')

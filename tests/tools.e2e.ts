@@ -21,7 +21,7 @@ for (const tool of TOOLS) {
   test(`${tool.id}: the page stores a task a key can read, and shows its checks`, async ({ page }) => {
     await page.goto(`${server.baseUrl}/tools/${tool.id}`)
     const taskId = await page.locator('body[data-task]').getAttribute('data-task', { timeout: 30_000 })
-    expect(taskId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(taskId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
 
     const res = await fetch(`${server.baseUrl}/api/antibot/tasks/${taskId}`, { headers: { authorization: `Bearer ${key}` } })
     expect(res.status).toBe(200)

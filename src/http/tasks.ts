@@ -7,7 +7,7 @@ import { hitWindow, recordMiss } from '../../db/rate-windows'
 import { decideHit, DEFAULT_MISS_LIMIT } from '../core/fixed-window'
 import { fetchFailureStatus } from '../core/errors'
 import { truncateIpsDeep } from '../core/ip-privacy'
-import { isUuid, uuidV4 } from '../core/ids'
+import { isUuid, uuidV7 } from '../core/ids'
 import { networkKey } from '../core/ip'
 import { extractApiKey, hashSecret, isWellFormedApiKey } from '../core/keys'
 import { secondsUntilReset } from '../core/month'
@@ -68,7 +68,7 @@ export function taskHandlers(deps: AppDeps): TaskHandlers {
       const read = await readSubmission(deps, { request, server, ip, now, purpose: 'submit', stages })
       if (!read.ok) return refused(read.failure)
       const { input, observed, ipAddress, fingerprint, runDigest, sighting } = read.submission
-      const id = uuidV4(random)
+      const id = uuidV7(random, now)
       const task = {
         id,
         tool: input.tool,

@@ -135,3 +135,14 @@ describe('lookupIp', () => {
     expect(lookupIp(TABLES, ip)).toEqual({ ok: false, reason: 'invalid', scope: null })
   })
 })
+
+describe('lookupIp on a damaged table', () => {
+  test('a value past its dictionary answers no country and no AS, never undefined', () => {
+    const damaged: IpTables = {
+      country: { codes: ['US'], v4: table([['8.8.8.0', '8.8.8.255', 7]], 1), v6: table([], 4) },
+      asn: { asn: Uint32Array.from([15169]), org: ['Google LLC'], v4: table([['8.8.8.0', '8.8.8.255', 9]], 1), v6: table([], 4) },
+    }
+    const found = lookupIp(damaged, '8.8.8.8')
+    expect(found).toMatchObject({ ok: true, info: { country: null, asn: null, org: null } })
+  })
+})

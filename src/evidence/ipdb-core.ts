@@ -118,7 +118,10 @@ export function lookupIp(tables: IpTables, address: string): IpLookup {
   const a = findRange(v6 ? tables.asn.v6 : tables.asn.v4, key)
   if (c < 0 && a < 0) return { ok: false, reason: 'unlisted', scope }
   const country = c < 0 ? null : (tables.country.codes[(v6 ? tables.country.v6 : tables.country.v4).value[c]!] ?? null)
-  const entry = a < 0 ? -1 : (v6 ? tables.asn.v6 : tables.asn.v4).value[a]!
+  // A value past its dictionary (a damaged cache file: src/evidence/ipdb.ts checks none up
+  // front, so that it never reads the whole file) is no answer, as a missing range is.
+  const found = a < 0 ? -1 : (v6 ? tables.asn.v6 : tables.asn.v4).value[a]!
+  const entry = found < tables.asn.asn.length ? found : -1
   const asn = entry < 0 ? null : tables.asn.asn[entry]!
   const org = entry < 0 ? null : (tables.asn.org[entry] || null)
   const hostingReason = classifyNetwork(asn, org)

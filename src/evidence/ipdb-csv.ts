@@ -1,9 +1,11 @@
 // Range tables from the `*-num.csv` files of the @ip-location-db packages
 // (https://github.com/sapics/ip-location-db#csv-format): one inclusive range per line, bounds
 // as decimal integers (IPv6 ones up to 39 digits), then the country code, or the AS number
-// and organisation name (a CSV field, quoted when it holds a comma or a quote). The texts are
-// the files' bytes read as latin1, one character per byte; organisation names are decoded
-// from UTF-8 here.
+// and organisation name (a CSV field, quoted when it holds a comma or a quote). Each table is
+// the file's bytes (or a text of one character per byte, read as latin1: tests); organisation
+// names are decoded from UTF-8 here. Bytes, not a string of them: the loader reads each file
+// once into memory that is not copied again, so the first start's parse holds the CSVs once
+// (docs/performance.md, memory).
 //
 // Parsed by hand, character by character, because this runs at every start: a million lines
 // go through it, and split/BigInt/regex per line costs seconds where this costs a fraction.
@@ -37,16 +39,24 @@ const NEWLINE = 10
 const QUOTE = 34
 const ZERO = 48
 
+/** A table's bytes, from the file's bytes or from a text of one character per byte. */
+export type CsvBytes = string | Uint8Array
+
+function bytesOf(csv: CsvBytes): Buffer {
+  if (typeof csv === 'string') return Buffer.from(csv, 'latin1')
+  return Buffer.isBuffer(csv) ? csv : Buffer.from(csv.buffer, csv.byteOffset, csv.byteLength)
+}
+
 /**
  * Reads `text` (one range per line) into a range table, calling `value(from, to)` with the
  * rest of each line. Ranges must come sorted by start. Where they overlap, the narrower one
  * wins: the ip-location-db merge leaves, say, a geofeed's /29 inside the whois /26 that it
  * refines, so the /26 is cut into the parts before and after the /29.
  */
-function readRanges(text: string, words: 1 | 4, name: string, value: (from: number, to: number) => number): { table: RangeTable; stats: TableStats } {
+function readRanges(text: Buffer, words: 1 | 4, name: string, value: (from: number, to: number) => number): { table: RangeTable; stats: TableStats } {
   let lines = 0
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++
-  if (text.length > 0 && text.charCodeAt(text.length - 1) !== NEWLINE) lines++
+  for (let i = text.indexOf(NEWLINE); i >= 0; i = text.indexOf(NEWLINE, i + 1)) lines++
+  if (text.length > 0 && text[text.length - 1] !== NEWLINE) lines++
   // A range inside another cuts it in two, so the table may hold up to twice the lines.
   const start = new Uint32Array(lines * 2 * words)
   const end = new Uint32Array(lines * 2 * words)
@@ -85,8 +95,8 @@ function readRanges(text: string, words: 1 | 4, name: string, value: (from: numb
     const from = pos
     if (words === 1) {
       let n = 0
-      for (let c = text.charCodeAt(pos); c >= ZERO && c <= ZERO + 9; c = text.charCodeAt(++pos)) n = n * 10 + (c - ZERO)
-      if (pos === from || pos - from > 10 || n >= TWO_32) fail(`bad IPv4 number '${text.slice(from, pos + 1)}'`)
+      for (let c = text[pos]!; c >= ZERO && c <= ZERO + 9; c = text[++pos]!) n = n * 10 + (c - ZERO)
+      if (pos === from || pos - from > 10 || n >= TWO_32) fail(`bad IPv4 number '${text.toString('latin1', from, pos + 1)}'`)
       into[0] = n
     } else {
       // Base 2^32, most significant word first, fed four decimal digits at a time so that
@@ -94,7 +104,7 @@ function readRanges(text: string, words: 1 | 4, name: string, value: (from: numb
       into.fill(0)
       let chunk = 0
       let scale = 1
-      for (let c = text.charCodeAt(pos); ; c = text.charCodeAt(++pos)) {
+      for (let c = text[pos]!; ; c = text[++pos]!) {
         const digit = c >= ZERO && c <= ZERO + 9
         if (digit) {
           chunk = chunk * 10 + (c - ZERO)
@@ -114,9 +124,9 @@ function readRanges(text: string, words: 1 | 4, name: string, value: (from: numb
         }
         if (!digit) break
       }
-      if (pos === from || pos - from > 39) fail(`bad IPv6 number '${text.slice(from, pos + 1)}'`)
+      if (pos === from || pos - from > 39) fail(`bad IPv6 number '${text.toString('latin1', from, pos + 1)}'`)
     }
-    if (text.charCodeAt(pos) !== COMMA) fail('expected a comma after the range bound')
+    if (text[pos]! !== COMMA) fail('expected a comma after the range bound')
     pos++
   }
   /** Writes the open ranges out up to, not including, `limit` (everything when null). */
@@ -164,7 +174,7 @@ function readRanges(text: string, words: 1 | 4, name: string, value: (from: numb
     line++
     readBound(s)
     readBound(e)
-    let eol = text.indexOf('\n', pos)
+    let eol = text.indexOf(NEWLINE, pos)
     if (eol < 0) eol = text.length
     if (compare(s, 0, e, 0) > 0) fail('range starts after it ends')
     if (line > 1 && compare(s, 0, previousStart, 0) < 0) fail('ranges are not sorted by start')
@@ -208,67 +218,75 @@ function readRanges(text: string, words: 1 | 4, name: string, value: (from: numb
 }
 
 /** Country tables from the IPv4 and IPv6 `*-num.csv` texts (`start,end,CC`). */
-export function buildCountryTables(csv: { readonly v4: string; readonly v6: string }, names = { v4: 'country-ipv4', v6: 'country-ipv6' }): Built<CountryTables> {
+export function buildCountryTables(csv: { readonly v4: CsvBytes; readonly v6: CsvBytes }, names = { v4: 'country-ipv4', v6: 'country-ipv6' }): Built<CountryTables> {
   const codes: string[] = []
-  const index = new Map<string, number>()
-  const reader = (text: string, name: string) => (from: number, to: number) => {
-    const code = text.slice(from, to)
-    let i = index.get(code)
+  // By the code's two bytes (no string per line: half a million lines go through here).
+  const index = new Map<number, number>()
+  const reader = (text: Buffer, name: string) => (from: number, to: number) => {
+    const pair = to - from === 2 ? text[from]! * 256 + text[from + 1]! : -1
+    let i = index.get(pair)
     if (i === undefined) {
+      const code = text.toString('latin1', from, to)
       if (!/^[A-Z]{2}$/.test(code)) throw new Error(`Cannot read IP table ${name}: '${code}' is not a country code`)
       i = codes.length
       codes.push(code)
-      index.set(code, i)
+      index.set(pair, i)
     }
     return i
   }
-  const v4 = readRanges(csv.v4, 1, names.v4, reader(csv.v4, names.v4))
-  const v6 = readRanges(csv.v6, 4, names.v6, reader(csv.v6, names.v6))
+  const t4 = bytesOf(csv.v4)
+  const v4 = readRanges(t4, 1, names.v4, reader(t4, names.v4))
+  const t6 = bytesOf(csv.v6)
+  const v6 = readRanges(t6, 4, names.v6, reader(t6, names.v6))
   return { tables: { v4: v4.table, v6: v6.table, codes }, stats: { v4: v4.stats, v6: v6.stats } }
 }
 
 /** AS tables from the IPv4 and IPv6 `*-num.csv` texts (`start,end,asn,organisation`). */
-export function buildAsnTables(csv: { readonly v4: string; readonly v6: string }, names = { v4: 'asn-ipv4', v6: 'asn-ipv6' }): Built<AsnTables> {
+export function buildAsnTables(csv: { readonly v4: CsvBytes; readonly v6: CsvBytes }, names = { v4: 'asn-ipv4', v6: 'asn-ipv6' }): Built<AsnTables> {
   let asns = new Uint32Array(1024)
   const orgs: string[] = []
-  // Most ASes have one name, so the last entry per number is checked first.
-  const lastEntry = new Map<number, number>()
+  // Most ASes have one name, so the last entry per number is checked first, against the bytes
+  // of the line that made it (no string per line: half a million lines go through here).
+  const lastEntry = new Map<number, { entry: number; text: Buffer; from: number; to: number }>()
   const entries = new Map<string, number>()
-  const reader = (text: string, name: string) => (from: number, to: number) => {
+  const sameBytes = (a: Buffer, aFrom: number, aTo: number, b: Buffer, bFrom: number, bTo: number) => {
+    if (aTo - aFrom !== bTo - bFrom) return false
+    for (let i = 0; i < aTo - aFrom; i++) if (a[aFrom + i] !== b[bFrom + i]) return false
+    return true
+  }
+  const reader = (text: Buffer, name: string) => (from: number, to: number) => {
     let pos = from
     let asn = 0
-    for (let c = text.charCodeAt(pos); c >= ZERO && c <= ZERO + 9; c = text.charCodeAt(++pos)) asn = asn * 10 + (c - ZERO)
-    if (pos === from || pos - from > 10 || asn >= TWO_32 || (pos < to && text.charCodeAt(pos) !== COMMA)) {
-      throw new Error(`Cannot read IP table ${name}: bad AS number in '${text.slice(from, to)}'`)
+    for (let c = text[pos]!; c >= ZERO && c <= ZERO + 9; c = text[++pos]!) asn = asn * 10 + (c - ZERO)
+    if (pos === from || pos - from > 10 || asn >= TWO_32 || (pos < to && text[pos]! !== COMMA)) {
+      throw new Error(`Cannot read IP table ${name}: bad AS number in '${text.toString('latin1', from, to)}'`)
     }
-    let org = ''
-    if (pos < to) {
-      const field = text.slice(pos + 1, to)
-      org = field.charCodeAt(0) === QUOTE && field.charCodeAt(field.length - 1) === QUOTE && field.length >= 2
-        ? field.slice(1, -1).replaceAll('""', '"')
-        : field
-    }
-    let e = lastEntry.get(asn)
-    if (e === undefined || orgs[e] !== org) {
-      const key = `${asn}\n${org}`
-      e = entries.get(key)
-      if (e === undefined) {
-        e = orgs.length
-        if (e === asns.length) {
-          const grown = new Uint32Array(asns.length * 2)
-          grown.set(asns)
-          asns = grown
-        }
-        asns[e] = asn
-        orgs.push(org)
-        entries.set(key, e)
+    const fieldFrom = pos < to ? pos + 1 : to
+    const last = lastEntry.get(asn)
+    if (last && sameBytes(last.text, last.from, last.to, text, fieldFrom, to)) return last.entry
+    const field = text.toString('latin1', fieldFrom, to)
+    const org = field.charCodeAt(0) === QUOTE && field.charCodeAt(field.length - 1) === QUOTE && field.length >= 2 ? field.slice(1, -1).replaceAll('""', '"') : field
+    if (last && orgs[last.entry] === org) return last.entry
+    const key = `${asn}\n${org}`
+    let e = entries.get(key)
+    if (e === undefined) {
+      e = orgs.length
+      if (e === asns.length) {
+        const grown = new Uint32Array(asns.length * 2)
+        grown.set(asns)
+        asns = grown
       }
-      lastEntry.set(asn, e)
+      asns[e] = asn
+      orgs.push(org)
+      entries.set(key, e)
     }
+    lastEntry.set(asn, { entry: e, text, from: fieldFrom, to })
     return e
   }
-  const v4 = readRanges(csv.v4, 1, names.v4, reader(csv.v4, names.v4))
-  const v6 = readRanges(csv.v6, 4, names.v6, reader(csv.v6, names.v6))
+  const t4 = bytesOf(csv.v4)
+  const v4 = readRanges(t4, 1, names.v4, reader(t4, names.v4))
+  const t6 = bytesOf(csv.v6)
+  const v6 = readRanges(t6, 4, names.v6, reader(t6, names.v6))
   const utf8 = new TextDecoder()
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is every byte outside ASCII, control characters included.
   const decoded = orgs.map((o) => (/[^\x00-\x7f]/.test(o) ? utf8.decode(Uint8Array.from(o, (c) => c.charCodeAt(0))) : o))

@@ -137,21 +137,21 @@ export async function loadIpDatabase(options: LoadIpDatabaseOptions = {}): Promi
   const key = `${CACHE_PREFIX}${FORMAT}-${packages.map((p) => `${p.name.split('/').pop()}@${p.version}`).join('-')}.bin`
   const cacheFile = options.cacheDir ? join(options.cacheDir, key) : null
 
-  let parsed = cacheFile ? await readCache(cacheFile, key) : null
+  let parsed = cacheFile ? readCache(cacheFile, key) : null
   const from = parsed ? 'cache' : 'csv'
   let cacheError: string | null = null
   if (!parsed) {
-    // Read as latin1, one character per byte, which keeps the parser's scan 8-bit; ipdb-csv
-    // decodes organisation names from UTF-8.
-    const read = (pkg: string, file: string) => readFile(join(dirs.get(pkg)!, file)).then((b) => b.toString('latin1'))
-    const [a4, a6, c4, c6] = await Promise.all([
-      read(ASN_PACKAGE, 'asn-ipv4-num.csv'),
-      read(ASN_PACKAGE, 'asn-ipv6-num.csv'),
-      read(COUNTRY_PACKAGE, 'geo-whois-asn-country-ipv4-num.csv'),
-      read(COUNTRY_PACKAGE, 'geo-whois-asn-country-ipv6-num.csv'),
-    ])
-    const asn = buildAsnTables({ v4: a4, v6: a6 }, { v4: 'asn-ipv4-num.csv', v6: 'asn-ipv6-num.csv' })
-    const country = buildCountryTables({ v4: c4, v6: c6 }, { v4: 'geo-whois-asn-country-ipv4-num.csv', v6: 'geo-whois-asn-country-ipv6-num.csv' })
+    // Each file's bytes as they are read, parsed as bytes (no string of them), one table set
+    // after the other: the first start's parse holds no more than one pair of files at a time.
+    const read = (pkg: string, file: string) => readFile(join(dirs.get(pkg)!, file))
+    const asn = buildAsnTables(
+      { v4: await read(ASN_PACKAGE, 'asn-ipv4-num.csv'), v6: await read(ASN_PACKAGE, 'asn-ipv6-num.csv') },
+      { v4: 'asn-ipv4-num.csv', v6: 'asn-ipv6-num.csv' },
+    )
+    const country = buildCountryTables(
+      { v4: await read(COUNTRY_PACKAGE, 'geo-whois-asn-country-ipv4-num.csv'), v6: await read(COUNTRY_PACKAGE, 'geo-whois-asn-country-ipv6-num.csv') },
+      { v4: 'geo-whois-asn-country-ipv4-num.csv', v6: 'geo-whois-asn-country-ipv6-num.csv' },
+    )
     parsed = { tables: { asn: asn.tables, country: country.tables }, stats: { asn: asn.stats, country: country.stats } }
     if (cacheFile) cacheError = await writeCache(cacheFile, key, parsed)
   }
@@ -226,10 +226,14 @@ async function writeCache(file: string, key: string, parsed: Parsed): Promise<st
 }
 
 /** The tables from a cache file, or null when it is missing, stale or damaged (it is then rebuilt). */
-async function readCache(file: string, key: string): Promise<Parsed | null> {
+function readCache(file: string, key: string): Parsed | null {
   let bytes: Uint8Array
   try {
-    bytes = await readFile(file)
+    // Mapped, not read: the tables are file pages the kernel brings in as lookups touch them
+    // (and may drop again under pressure), not 23 MB of the process's own memory. The file is
+    // only ever replaced by a rename (writeCache), never rewritten in place, so the mapping
+    // keeps the file it was made of.
+    bytes = Bun.mmap(file, { shared: false })
   } catch {
     return null
   }
@@ -271,13 +275,8 @@ function viewCache(bytes: Uint8Array, key: string): Parsed | null {
   const a6 = table('asn', 'v6')
   const asn = array('asn.asn')
   if (!c4 || !c6 || !a4 || !a6 || !asn || asn.length !== header.orgs.length) return null
-  // Every value must index its dictionary, or a lookup would answer undefined.
-  const within = (t: RangeTable, size: number) => {
-    let max = 0
-    for (let i = 0; i < t.length; i++) if (t.value[i]! > max) max = t.value[i]!
-    return t.length === 0 || max < size
-  }
-  if (!within(c4, header.codes.length) || !within(c6, header.codes.length) || !within(a4, asn.length) || !within(a6, asn.length)) return null
+  // Values past their dictionary are not looked for here (it would read every page of the
+  // mapped file at start): a lookup takes such a value as no answer (ipdb-core.ts).
   const country: CountryTables = { v4: c4, v6: c6, codes: header.codes }
   const asnTables: AsnTables = { v4: a4, v6: a6, asn, org: header.orgs }
   return { tables: { country, asn: asnTables }, stats: header.stats }

@@ -35,7 +35,7 @@ export async function spawnServer(tmp: string, cmd: string[], env: Record<string
 }
 
 /** Milliseconds of CPU (user + system, all threads) a process has used; null off Linux. */
-function cpuMs(pid: number): number | null {
+export function cpuMs(pid: number): number | null {
   if (!existsSync(`/proc/${pid}/stat`)) return null
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
   return (Number(fields[11]) + Number(fields[12])) * 10
@@ -49,7 +49,7 @@ export function rssMb(pid: number): number | null {
 }
 
 /** Milliseconds of CPU used by every PostgreSQL process on this machine; null off Linux. */
-function postgresCpuMs(): number | null {
+export function postgresCpuMs(): number | null {
   if (!existsSync('/proc/self/stat')) return null
   let total = 0
   for (const pid of readdirSync('/proc')) {

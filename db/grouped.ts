@@ -93,8 +93,9 @@ export function grouped<I, O>(run: (group: Array<Pending<I, O>>) => Promise<void
       options.onGroup?.(group.length)
       run(group)
         .then(() => {
-          // A call `run` left unsettled would hang its request: it gets an error instead.
-          for (const p of group) p.reject(new Error('a grouped statement gave no answer for this call'))
+          // A call `run` left unsettled would hang its request: it gets an error instead (made
+          // only for such a call: an Error's stack costs microseconds, every call of every group).
+          for (const p of group) if (!settled.has(p)) p.reject(new Error('a grouped statement gave no answer for this call'))
         })
         .catch((e: unknown) => {
           for (const p of group) p.reject(e)
@@ -105,9 +106,22 @@ export function grouped<I, O>(run: (group: Array<Pending<I, O>>) => Promise<void
         })
     }
   }
+  // The calls settled so far: `run` may settle a call it was given, or the grouping does.
+  const settled = new WeakSet<Pending<I, O>>()
   return (item) =>
     new Promise<O>((resolve, reject) => {
-      waiting.push({ item, resolve, reject })
+      const p: Pending<I, O> = {
+        item,
+        resolve: (value) => {
+          settled.add(p)
+          resolve(value)
+        },
+        reject: (error) => {
+          settled.add(p)
+          reject(error)
+        },
+      }
+      waiting.push(p)
       next()
     })
 }

@@ -33,7 +33,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { identifyingPosts, load, median, rssMb, spawnServer, type GetSet, type IdentifyingPosts, type Kind, type Load, type Server } from './load'
+import { arg, identifyingPosts, load, median, rssMb, spawnServer, type GetSet, type IdentifyingPosts, type Kind, type Load, type Server } from './load'
 import { autovacuumStandIn, copyTemplate, dropDatabase, emptyCopy, ensureTemplate, POST_BODY, tableStats, uniquenessState, type TableStats } from './steady-state'
 import { DEFAULT_PER_RANGE } from '../../src/core/uniqueness'
 import { copyLiteTemplate, ensureLiteTemplate } from './lite-state'
@@ -41,10 +41,6 @@ import { uniqueName } from '../support/unique'
 import { samples } from '../support/exposition'
 import { SUBMISSION_STAGES } from '../../src/core/stage-clock'
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? Number(process.argv[i + 1]) : dflt
-}
 const ROUNDS = arg('rounds', 3)
 const SECONDS = arg('seconds', 20)
 const CONNECTIONS = arg('connections', 32)

@@ -19,15 +19,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
-import { cpuMs, postgresCpuMs, spawnServer, type Server } from './load'
+import { arg, cpuMs, postgresCpuMs, spawnServer, type Server } from './load'
 import { copyTemplate, dropDatabase, ensureTemplate } from './steady-state'
 import { uniqueName } from '../support/unique'
 import { hashSecret } from '../../src/core/keys'
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? Number(process.argv[i + 1]) : dflt
-}
 const ROUNDS = arg('rounds', 4)
 const SECONDS = arg('seconds', 10)
 const CONNECTIONS = arg('connections', 32)

@@ -18,6 +18,12 @@ export interface Server {
   stop(): void
 }
 
+/** A benchmark's numeric option `--name <n>`, or `dflt` without it. */
+export function arg(name: string, dflt: number): number {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 ? Number(process.argv[i + 1]) : dflt
+}
+
 /** Starts a server with its stdout going to a file; waits for the line that says where it listens. */
 export async function spawnServer(tmp: string, cmd: string[], env: Record<string, string>, pattern: RegExp, ready?: RegExp): Promise<Server> {
   const out = join(tmp, `${uniqueName('stdout')}.log`)

@@ -134,14 +134,17 @@ function observation(row: Row, usedAfter: number | null): FetchObservation<Fetch
 }
 
 /**
- * The keyed fetch of `n` requests in one statement (FETCH_TASK_WITH_KEY for each, with the same
- * outcome): $1 month, $2 day (the same for the whole group), then per request its key hash, task
- * id, time and whether to leave the results out. For each allowance (account and plan), its
+ * The keyed fetch of `n` runs of requests in one statement (FETCH_TASK_WITH_KEY for each
+ * request, with the same outcome): $1 month, $2 day (the same for the whole group), then per run
+ * its key hash, task id, time, whether to leave the results out, and how many requests it
+ * stands for (`m`: requests alike in key, task and form, one after another — a client polling
+ * a task — are read once and counted m times; `at0` is the first one's time, `at` the last's). For each allowance (account and plan), its
  * requests that would be counted (usable key, existing task), through whichever of the
  * account's keys on that plan, are counted together, in one conditional upsert of the
  * allowance's row, only if all of them fit under the limit; the k-th of them gets the count
  * before plus k, and a request's count before is the allowance's count before the group plus its
- * counted requests ahead of it, as if they had come one by one. When they do not all fit — the
+ * counted requests ahead of it, as if they had come one by one (a run's row gives its first
+ * request's counts; the j-th after it adds j). When they do not all fit — the
  * last units of a month — none of the allowance's requests is answered here (`fallback`): each
  * is fetched again alone, in order, which counts exactly up to the limit. Allowance rows are
  * upserted in their key order, and a key's own row only once its allowance's row is held, so
@@ -149,24 +152,39 @@ function observation(row: Row, usedAfter: number | null): FetchObservation<Fetch
  */
 export const fetchGroup = textPerSize((n) => {
   const values: string[] = []
-  for (let i = 0; i < n; i++) values.push(`(${i + 1}, $${4 * i + 3}::text, $${4 * i + 4}::uuid, $${4 * i + 5}::timestamptz, $${4 * i + 6}::boolean)`)
+  for (let i = 0; i < n; i++) {
+    const p = (j: number) => `$${6 * i + 3 + j}`
+    values.push(`(${i + 1}, ${p(0)}::text, ${p(1)}::uuid, ${p(2)}::timestamptz, ${p(3)}::timestamptz, ${p(4)}::boolean, ${p(5)}::int)`)
+  }
+  // A run's requests came from its first's time (at0) to its last's (at): where the key's
+  // expiry or the end of its miss block falls between them, they would not all be answered
+  // alike (`steady` false), and the run's allowance is fetched again one by one.
+  const usableAt = (t: string) => `(k.expires_at is null or k.expires_at > ${t}) and (k.misses_blocked_until is null or k.misses_blocked_until <= ${t})`
   return `
-    with r(idx, key_hash, task_id, at, omit) as (values ${values.join(', ')}),
+    with r(idx, key_hash, task_id, at0, at, omit, m) as (values ${values.join(', ')}),
     k as (
       select ak.key_hash, ak.id, ak.account_id, ak.plan_id, ak.status, ak.expires_at, ak.misses_blocked_until, p.monthly_limit
       from api_keys ak join plans p on p.id = ak.plan_id
       where ak.key_hash in (select key_hash from r)
     ),
-    e as (
-      select r.idx, k.id as key_id, k.account_id, k.plan_id, k.monthly_limit, r.at,
-             row_number() over (partition by k.account_id, k.plan_id order by r.idx) as rank
+    c as (
+      select r.idx, k.id as key_id, k.account_id, k.plan_id, k.monthly_limit, r.at, r.m,
+             ${usableAt('r.at')} as usable,
+             ((k.expires_at is null or k.expires_at > r.at0) = (k.expires_at is null or k.expires_at > r.at)
+               and (k.misses_blocked_until is null or k.misses_blocked_until <= r.at0) = (k.misses_blocked_until is null or k.misses_blocked_until <= r.at)) as steady
       from r join k on k.key_hash = r.key_hash join tasks t on t.id = r.task_id
-      where k.status = 'active'
-        and (k.expires_at is null or k.expires_at > r.at)
-        and k.monthly_limit > 0
-        and (k.misses_blocked_until is null or k.misses_blocked_until <= r.at)
+      where k.status = 'active' and k.monthly_limit > 0
     ),
-    want as (select account_id, plan_id, count(*)::int as n, min(monthly_limit) as lim from e group by account_id, plan_id),
+    split as (select distinct account_id, plan_id from c where not steady),
+    e as (
+      select c.*, sum(c.m) over (partition by c.account_id, c.plan_id order by c.idx) as rank
+      from c where c.usable and c.steady
+    ),
+    want as (
+      select account_id, plan_id, sum(m)::int as n, min(monthly_limit) as lim from e
+      where not exists (select 1 from split s where s.account_id = e.account_id and s.plan_id = e.plan_id)
+      group by account_id, plan_id
+    ),
     inc as (
       insert into plan_usage as u (account_id, plan_id, month, count)
       select w.account_id, w.plan_id, $1::date, w.n
@@ -180,8 +198,8 @@ export const fetchGroup = textPerSize((n) => {
     ),
     mine as (
       insert into key_usage as u (key_id, month, count, daily, last_used_at)
-      select e.key_id, $1::date, count(*)::int,
-             array_fill(0, array[$2::int - 1]) || array[count(*)::int] || array_fill(0, array[31 - $2::int]),
+      select e.key_id, $1::date, sum(e.m)::int,
+             array_fill(0, array[$2::int - 1]) || array[sum(e.m)::int] || array_fill(0, array[31 - $2::int]),
              max(e.at)
       from e join inc i on i.account_id = e.account_id and i.plan_id = e.plan_id
       group by e.key_id
@@ -196,12 +214,13 @@ export const fetchGroup = textPerSize((n) => {
            k.monthly_limit,
            (coalesce((select count from plan_usage pu where pu.account_id = k.account_id and pu.plan_id = k.plan_id and pu.month = $1::date), 0)
              + case when exists (select 1 from inc i where i.account_id = k.account_id and i.plan_id = k.plan_id)
-                    then (select count(*) from e where e.account_id = k.account_id and e.plan_id = k.plan_id and e.idx < r.idx) else 0 end)::int as used_before,
-           (select (i.count - w.n + e.rank)::int from e
+                    then (select coalesce(sum(e.m), 0) from e where e.account_id = k.account_id and e.plan_id = k.plan_id and e.idx < r.idx) else 0 end)::int as used_before,
+           (select (i.count - w.n + e.rank - e.m + 1)::int from e
               join inc i on i.account_id = e.account_id and i.plan_id = e.plan_id
               join want w on w.account_id = e.account_id and w.plan_id = e.plan_id
             where e.idx = r.idx) as used_after,
-           (exists (select 1 from e where e.account_id = k.account_id and e.plan_id = k.plan_id)
+           ((exists (select 1 from e where e.account_id = k.account_id and e.plan_id = k.plan_id)
+              or exists (select 1 from split s where s.account_id = k.account_id and s.plan_id = k.plan_id))
              and not exists (select 1 from inc i where i.account_id = k.account_id and i.plan_id = k.plan_id)) as fallback,
            (extract(epoch from k.misses_blocked_until) * 1000)::float8 as blocked_until_ms,
            ${fetchedTaskColumns('r.omit')}
@@ -225,15 +244,23 @@ export function taskFetcher(db: Db, options: GroupOptions<FetchArgs> = {}): (arg
     (args) => fetchTaskWithKey(db, args),
     async (group) => {
       const now = group[0]!.item.now
+      const runs = runsOf(group.map((p) => p.item))
       const params: unknown[] = [monthKey(now), dayOfMonth(now)]
-      for (const p of group) params.push(p.item.keyHash, p.item.taskId, p.item.now.toISOString(), p.item.omitResults === true)
-      const rows = await rawRows<GroupRow>(db, fetchGroup(group.length), params)
+      for (const { first, m } of runs) {
+        const item = group[first]!.item
+        params.push(item.keyHash, item.taskId, item.now.toISOString(), group[first + m - 1]!.item.now.toISOString(), item.omitResults === true, m)
+      }
+      const rows = await rawRows<GroupRow>(db, fetchGroup(runs.length), params)
       const again: typeof group = []
       for (const row of rows) {
-        const p = group[row.idx - 1]!
-        if (row.key_id === null) p.resolve({ key: null, task: null, usedAfter: null })
-        else if (row.fallback) again.push(p)
-        else p.resolve(observation(row, row.used_after))
+        const { first, m } = runs[row.idx - 1]!
+        for (let j = 0; j < m; j++) {
+          const p = group[first + j]!
+          if (row.key_id === null) p.resolve({ key: null, task: null, usedAfter: null })
+          else if (row.fallback) again.push(p)
+          else if (j === 0 || row.used_after === null) p.resolve(observation(row, row.used_after))
+          else p.resolve(observation({ ...row, used_before: row.used_before + j }, row.used_after + j))
+        }
       }
       return again
     },
@@ -243,4 +270,18 @@ export function taskFetcher(db: Db, options: GroupOptions<FetchArgs> = {}): (arg
     // its CPU per fetch by a fifth against 8 under the benchmark's load (docs/performance.md).
     { joins: (first, item) => dayKey(first.now) === dayKey(item.now), minGroup: 16, ...options },
   )
+}
+
+/** Whether two fetches ask the very same thing: one key, one task, one form (their times may differ). */
+const alike = (a: FetchArgs, b: FetchArgs) => a.keyHash === b.keyHash && a.taskId === b.taskId && (a.omitResults === true) === (b.omitResults === true)
+
+/** A group's fetches as runs of alike fetches one after another: where each starts, and how many. */
+export function runsOf(items: readonly FetchArgs[]): Array<{ first: number; m: number }> {
+  const runs: Array<{ first: number; m: number }> = []
+  for (let i = 0; i < items.length; i++) {
+    const last = runs[runs.length - 1]
+    if (last && alike(items[last.first]!, items[i]!)) last.m++
+    else runs.push({ first: i, m: 1 })
+  }
+  return runs
 }

@@ -85,7 +85,7 @@ async function hotStatements(db: Db, driver: DriverName, keyHash: string, keyId:
   const day = 15
   const at = NOW.toISOString()
   const row = (id: string) => [id, 'bot-detector', 50, '198.51.100.7', 'UA', '{"summary":{"score":50}}', at, null]
-  const groupParams = (n: number) => [month, day, ...Array.from({ length: n }, (_, i) => [keyHash, TASK, at, i % 2 === 1]).flat()]
+  const groupParams = (n: number) => [month, day, ...Array.from({ length: n }, (_, i) => [keyHash, TASK, at, at, i % 2 === 1, 1 + (i % 3)]).flat()]
   const out: Statement[] = [
     { name: 'keyed fetch', text: FETCH_TASK_WITH_KEY, params: [keyHash, TASK, month, day, at, false] },
     { name: 'grouped keyed fetch of 2', text: fetchGroup(2), params: groupParams(2) },

@@ -11,7 +11,7 @@ import { testDrivers } from '../tests/support/db'
 import { HOOK_TIMEOUT_MS, useTestDatabase } from '../tests/support/db-suite'
 import { ensureAccount } from './accounts'
 import { openPostgres, type Db } from './client'
-import { fetchTaskWithKey, taskFetcher, type FetchArgs } from './fetch'
+import { fetchTaskWithKey, runsOf, taskFetcher, type FetchArgs } from './fetch'
 import { getMonthUsage, insertKey } from './keys'
 import { upsertPlan } from './plans'
 import { insertTask } from './tasks'
@@ -25,6 +25,10 @@ const MISSING = '00000000-0000-4000-8000-00000000bbbb'
 const KINDS = {
   ok: { limit: 1000 },
   tight: { limit: 3 },
+  roomy: { limit: 12 },
+  // Their state changes 5 ms after NOW: within a run of requests made over 10 ms.
+  expiresSoon: { limit: 1000, expiresAt: new Date(NOW.getTime() + 5) },
+  unblocksSoon: { limit: 1000, blockedUntil: new Date(NOW.getTime() + 5) },
   near: { limit: 5, used: 3 },
   over: { limit: 2, used: 3 },
   full: { limit: 4, used: 4 },
@@ -117,6 +121,55 @@ describe.each(testDrivers())('taskFetcher on %s', (driver) => {
       const [a, b] = await Promise.all(['a', 'b'].map((twin) => getMonthUsage(db, keyIds.get(hash(twin, kind))!, '2026-11-01')))
       expect({ kind, count: a!.count, daily: a!.daily }).toEqual({ kind, count: b!.count, daily: b!.daily })
     }
+  })
+
+  test('alike fetches one after another are read once and counted as one by one, a run past the limit included', async () => {
+    // After the test above: roomy has 7 of its 12 units left, tight and near none.
+    const alike = (twin: string): FetchArgs[] => {
+      const list: FetchArgs[] = []
+      for (const [kind, taskId, times] of [['ok', TASK, 4], ['roomy', TASK, 4], ['ok', TASK, 2], ['roomy', TASK, 5], ['tight', TASK, 3], ['inactive', TASK, 3], ['unknown', TASK, 2], ['ok', MISSING, 3], ['ok', null, 2]] as const) {
+        for (let i = 0; i < times; i++) list.push({ keyHash: hash(twin, kind), taskId, now: NOW, omitResults: true })
+      }
+      // Runs over 10 ms, across the 5th, where these keys expire or come out of their block;
+      // then ok's over the same 10 ms, which all count.
+      for (const kind of ['expiresSoon', 'unblocksSoon', 'ok']) {
+        for (let ms = 0; ms < 10; ms++) list.push({ keyHash: hash(twin, kind), taskId: TASK, now: new Date(NOW.getTime() + ms), omitResults: true })
+      }
+      return list
+    }
+    const groups: number[] = []
+    const fetcher = taskFetcher(db, { maxInFlight: 1, onGroup: (size) => groups.push(size) })
+    const grouped = await Promise.all(alike('a').map((r) => fetcher(r)))
+    const oneByOne = []
+    for (const r of alike('b')) oneByOne.push(await fetchTaskWithKey(db, r))
+    expect(groups).toEqual([1, alike('a').length - 1])
+    expect(grouped.map(named)).toEqual(oneByOne.map(named))
+    const used = (kind: string) => grouped.filter((_o, i) => alike('a')[i]!.keyHash === hash('a', kind)).map((o) => o.usedAfter)
+    expect(used('ok').slice(0, 6)).toEqual([6, 7, 8, 9, 10, 11])
+    expect(used('ok').slice(-10)).toEqual([12, 13, 14, 15, 16, 17, 18, 19, 20, 21])
+    // The first test counted 5 through each (unblocksSoon none: it was blocked at NOW).
+    expect(used('expiresSoon')).toEqual([6, 7, 8, 9, 10, null, null, null, null, null])
+    expect(used('unblocksSoon')).toEqual([null, null, null, null, null, 1, 2, 3, 4, 5])
+    // Nine asked of seven units: the allowance falls back to one by one, which counts exactly seven.
+    expect(used('roomy')).toEqual([6, 7, 8, 9, 10, 11, 12, null, null])
+    expect(grouped.filter((o) => o.key?.usedBefore === 12 && ids.get(o.key.id) === 'roomy').length).toBe(2)
+    for (const kind of ['ok', 'roomy', 'tight', 'expiresSoon', 'unblocksSoon']) {
+      const [a, b] = await Promise.all(['a', 'b'].map((twin) => getMonthUsage(db, keyIds.get(hash(twin, kind))!, '2026-11-01')))
+      expect({ kind, count: a!.count, daily: a!.daily }).toEqual({ kind, count: b!.count, daily: b!.daily })
+    }
+  })
+
+  test('runsOf: alike fetches (key, task and form, whatever their times) one after another make one run', () => {
+    const at = (ms: number) => new Date(NOW.getTime() + ms)
+    const f = (keyHash: string, taskId: string | null, ms = 0, omitResults?: boolean): FetchArgs => ({ keyHash, taskId, now: at(ms), omitResults })
+    expect(runsOf([f('k', TASK), f('k', TASK), f('k', TASK, 0, false), f('k', TASK, 0, true), f('k', TASK, 1, true), f('j', TASK, 1, true), f('j', null, 1, true), f('j', null, 1, true), f('k', TASK)])).toEqual([
+      { first: 0, m: 3 },
+      { first: 3, m: 2 },
+      { first: 5, m: 1 },
+      { first: 6, m: 2 },
+      { first: 8, m: 1 },
+    ])
+    expect(runsOf([])).toEqual([])
   })
 
   test('fetches of another UTC day wait for a group of their own', async () => {

@@ -9,8 +9,8 @@
 // Each run reports: the peak from spawn until the start is over (the IP database loaded, plus
 // 2 s), the idle level (median over 2 s, 10 s after the start), the peak under load (16
 // connections submitting tasks and 16 fetching one task with a key, together, for --seconds),
-// and the level 10 s after the load; with the budgets of issue 33 beside them (a first start
-// ≤ 384 MB, idle ≤ 256 MB and load ≤ 384 MB on PGlite, idle ≤ 160 MB on PostgreSQL).
+// and the level 10 s after the load; with the budgets of issue 61 beside them (a first start,
+// idle and load each ≤ 256 MB on PGlite; on PostgreSQL a start ≤ 256 MB and idle ≤ 160 MB).
 //   bun tests/bench/memory.ts [--only pglite-fresh,pglite,postgres] [--seconds 15] [--npm]
 // --npm starts `npm start` itself, whose Node process then counts too. Exits 1 when a budget is
 // exceeded. The figures in docs/performance.md#memory come from this.
@@ -32,7 +32,7 @@ const seconds = Number(arg('seconds') ?? 15)
 const npm = process.argv.includes('--npm')
 const pgServer = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
-const BUDGET = { start: 384, idle: { pglite: 256, postgres: 160 }, load: 384 } as const
+const BUDGET = { start: 256, idle: { pglite: 256, postgres: 160 }, load: 256 } as const
 const BODY = JSON.stringify({ tool: 'bot-detector', results: specBotResults() })
 const fmt = (mb: number) => `${mb.toFixed(0)} MB`
 

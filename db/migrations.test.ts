@@ -4,7 +4,8 @@
 // live nonce's evidence across the upgrade, its old listener records bound to no address; 0012
 // makes old spec-shaped bot-detector tasks that claimed to be verified, or carried a client's
 // verdict, say what new ones say (issue 34); 0016 sums the keys' counts into each account's allowance
-// per plan and month, and leaves only the free plan self-serve (issue 57).
+// per plan and month, and leaves only the free plan self-serve (issue 57); 0019 compresses new
+// results with LZ4 where the server has it (issue 61).
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
@@ -198,6 +199,31 @@ for (const driver of testDrivers()) {
         { name: 'hidden', self_serve: false },
         { name: 'pro', self_serve: false },
         { name: 'team', self_serve: true },
+      ])
+    },
+  })
+
+  // Results large enough to be compressed (past PostgreSQL's 2 KB threshold), and varied.
+  const bigResults = (seed: string) => JSON.stringify({ checks: Array.from({ length: 60 }, (_, i) => ({ id: `${seed}-check-${i}`, ok: i % 3 !== 0, note: `finding ${i} of ${seed}` })) })
+  const storeTask = (d: TestDatabase, id: string, results: string) =>
+    d.db.execute(sql`insert into tasks (id, tool, score, ip_address, user_agent, results, created_at) values (${id}::uuid, 'bot-detector', 90, '198.51.100.9', 'UA', ${results}::jsonb, now())`)
+  migrationTest(driver, '0019_results_lz4', 'new results are compressed with LZ4 where the server has it (PostgreSQL), with pglz on PGlite; results stored before read back as they were', {
+    async before(d) {
+      await storeTask(d, '00000000-0000-4000-8000-00000000c001', bigResults('before'))
+    },
+    async after(d) {
+      await storeTask(d, '00000000-0000-4000-8000-00000000c002', bigResults('after'))
+      const found = await rows<{ id: string; same: boolean; method: string | null }>(
+        d.db,
+        sql`select id::text, results = (case when id = '00000000-0000-4000-8000-00000000c001' then ${bigResults('before')} else ${bigResults('after')} end)::jsonb as same,
+                   pg_column_compression(results) as method
+            from tasks order by id`,
+      )
+      const lz4 = (await rows<{ has: boolean }>(d.db, sql`select 'lz4' = any(enumvals) as has from pg_settings where name = 'default_toast_compression'`))[0]!.has
+      expect(lz4).toBe(driver === 'postgres')
+      expect(found).toEqual([
+        { id: '00000000-0000-4000-8000-00000000c001', same: true, method: 'pglz' },
+        { id: '00000000-0000-4000-8000-00000000c002', same: true, method: lz4 ? 'lz4' : 'pglz' },
       ])
     },
   })

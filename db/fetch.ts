@@ -136,10 +136,10 @@ function observation(row: Row, usedAfter: number | null): FetchObservation<Fetch
 /**
  * The keyed fetch of `n` runs of requests in one statement (FETCH_TASK_WITH_KEY for each
  * request, with the same outcome): $1 month, $2 day (the same for the whole group), then per run
- * its key hash, task id, time, whether to leave the results out, and how many requests it
- * stands for (`m`: requests alike in key, task and form, one after another — a client polling
- * a task — are read once and counted m times; `at0` is the first one's time, `at` the last's). For each allowance (account and plan), its
- * requests that would be counted (usable key, existing task), through whichever of the
+ * its key hash, task id, first and last time (`at0`, `at`), whether to leave the results out,
+ * and how many requests it stands for (`m`: requests alike in key, task and form, one after
+ * another — a client polling a task — are read once and counted m times). For each allowance
+ * (account and plan), its requests that would be counted (usable key, existing task), through whichever of the
  * account's keys on that plan, are counted together, in one conditional upsert of the
  * allowance's row, only if all of them fit under the limit; the k-th of them gets the count
  * before plus k, and a request's count before is the allowance's count before the group plus its
@@ -159,7 +159,8 @@ export const fetchGroup = textPerSize((n) => {
   // A run's requests came from its first's time (at0) to its last's (at): where the key's
   // expiry or the end of its miss block falls between them, they would not all be answered
   // alike (`steady` false), and the run's allowance is fetched again one by one.
-  const usableAt = (t: string) => `(k.expires_at is null or k.expires_at > ${t}) and (k.misses_blocked_until is null or k.misses_blocked_until <= ${t})`
+  const unexpired = (t: string) => `(k.expires_at is null or k.expires_at > ${t})`
+  const unblocked = (t: string) => `(k.misses_blocked_until is null or k.misses_blocked_until <= ${t})`
   return `
     with r(idx, key_hash, task_id, at0, at, omit, m) as (values ${values.join(', ')}),
     k as (
@@ -169,9 +170,8 @@ export const fetchGroup = textPerSize((n) => {
     ),
     c as (
       select r.idx, k.id as key_id, k.account_id, k.plan_id, k.monthly_limit, r.at, r.m,
-             ${usableAt('r.at')} as usable,
-             ((k.expires_at is null or k.expires_at > r.at0) = (k.expires_at is null or k.expires_at > r.at)
-               and (k.misses_blocked_until is null or k.misses_blocked_until <= r.at0) = (k.misses_blocked_until is null or k.misses_blocked_until <= r.at)) as steady
+             ${unexpired('r.at')} and ${unblocked('r.at')} as usable,
+             ${unexpired('r.at0')} = ${unexpired('r.at')} and ${unblocked('r.at0')} = ${unblocked('r.at')} as steady
       from r join k on k.key_hash = r.key_hash join tasks t on t.id = r.task_id
       where k.status = 'active' and k.monthly_limit > 0
     ),

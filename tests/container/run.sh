@@ -188,17 +188,18 @@ not_killed() { # name: running, never OOM-killed or restarted; prints the memory
   state="$(pm inspect -f '{{.State.Running}} {{.State.OOMKilled}} {{.RestartCount}}' "$1")"
   [ "$state" = "true false 0" ] || { pm logs "$1" 2>&1 | tail -n 20 >&2; fail "$1: running, OOM-killed, restarts = $state"; }
   # cgroup v1 (this machine) keeps the peak; cgroup v2 has memory.peak only on newer kernels.
-  local cg peak=""
+  local cg dir peak="" now=""
   cg="$(awk -F: '$2 == "memory" || $2 == "" { print $3; exit }' "/proc/$(pm inspect -f '{{.State.Pid}}' "$1")/cgroup")"
-  for f in "/sys/fs/cgroup/memory$cg/memory.max_usage_in_bytes" "/sys/fs/cgroup$cg/memory.peak"; do
-    [ -r "$f" ] && { peak="$(($(cat "$f") / 1048576)) MB"; break; }
+  for d in "/sys/fs/cgroup/memory$cg" "/sys/fs/cgroup$cg"; do
+    [ -r "$d/memory.stat" ] && { dir="$d"; break; }
   done
-  # What the cgroup holds now: anonymous memory (the processes' own) and page cache (droppable).
-  local stat now=""
-  for f in "/sys/fs/cgroup/memory$cg/memory.stat" "/sys/fs/cgroup$cg/memory.stat"; do
-    [ -r "$f" ] && { stat="$f"; break; }
-  done
-  [ -n "${stat:-}" ] && now="$(awk '$1 == "rss" || $1 == "anon" { a = $2 } $1 == "cache" || $1 == "file" { c = $2 } END { printf "; now %d MB anonymous, %d MB page cache", a / 1048576, c / 1048576 }' "$stat")"
+  if [ -n "${dir:-}" ]; then
+    for f in "$dir/memory.max_usage_in_bytes" "$dir/memory.peak"; do
+      [ -r "$f" ] && { peak="$(($(cat "$f") / 1048576)) MB"; break; }
+    done
+    # What the cgroup holds now: anonymous memory (the processes' own) and page cache (droppable).
+    now="$(awk '$1 == "rss" || $1 == "anon" { a = $2 } $1 == "cache" || $1 == "file" { c = $2 } END { printf "; now %d MB anonymous, %d MB page cache", a / 1048576, c / 1048576 }' "$dir/memory.stat")"
+  fi
   kill "$PSS_WATCH" && wait "$PSS_WATCH" || true
   step "$1: running, not OOM-killed, no restart; the service's processes peaked at $(cat "$TMP/$1.pss") PSS; the memory cgroup (page cache included) at ${peak:-unknown} of $MEMORY$now"
 }

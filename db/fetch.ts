@@ -228,6 +228,61 @@ export const fetchGroup = textPerSize((n) => {
     order by r.idx`
 })
 
+/**
+ * A group that is one run (every fetch alike: one key, one task, one form — a client polling
+ * its task), in a statement of the one-fetch kind (FETCH_TASK_WITH_KEY) that counts the run's
+ * `m` fetches at once: a fifth of fetchGroup's nodes, and about two fifths of its PostgreSQL
+ * time (docs/performance.md). The same parameters as fetchGroup(1). Its outcome is fetchGroup's:
+ * the run is counted whole if it fits under the limit (the first gets the count before plus one,
+ * the j-th after it adds j); where the key's state changes between the run's first and last
+ * times, or only part of the run fits, `fallback` says to fetch each again alone. A run at or
+ * past the limit is answered here, every fetch refused, as each would be alone.
+ */
+export const FETCH_TASK_RUN = (() => {
+  const unexpired = (t: string) => `(ak.expires_at is null or ak.expires_at > ${t})`
+  const unblocked = (t: string) => `(ak.misses_blocked_until is null or ak.misses_blocked_until <= ${t})`
+  return `
+    with k as (
+      select ak.id, ak.account_id, ak.plan_id, ak.status, ak.expires_at, ak.misses_blocked_until, p.monthly_limit,
+             ak.status = 'active' and p.monthly_limit > 0 and ${unexpired('$6::timestamptz')} and ${unblocked('$6::timestamptz')} as usable,
+             ${unexpired('$5::timestamptz')} = ${unexpired('$6::timestamptz')} and ${unblocked('$5::timestamptz')} = ${unblocked('$6::timestamptz')} as steady
+      from api_keys ak join plans p on p.id = ak.plan_id
+      where ak.key_hash = $3::text
+    ),
+    t as (select * from tasks where id = $4::uuid),
+    inc as (
+      insert into plan_usage as u (account_id, plan_id, month, count)
+      select k.account_id, k.plan_id, $1::date, $8::int
+      from k cross join t
+      where k.usable and k.steady and $8::int <= k.monthly_limit
+      on conflict (account_id, plan_id, month) do update
+        set count = u.count + excluded.count
+        where u.count + excluded.count <= (select monthly_limit from k)
+      returning u.count
+    ),
+    mine as (
+      insert into key_usage as u (key_id, month, count, daily, last_used_at)
+      select k.id, $1::date, $8::int,
+             array_fill(0, array[$2::int - 1]) || array[$8::int] || array_fill(0, array[31 - $2::int]),
+             $6::timestamptz
+      from k where exists (select 1 from inc)
+      on conflict (key_id, month) do update
+        set count = u.count + excluded.count,
+            daily[$2::int] = coalesce(u.daily[$2::int], 0) + excluded.count,
+            last_used_at = excluded.last_used_at
+    ),
+    b as (select coalesce((select count from plan_usage pu, k where pu.account_id = k.account_id and pu.plan_id = k.plan_id and pu.month = $1::date), 0)::int as used_before)
+    select 1 as idx, k.id::text as key_id, k.status,
+           (extract(epoch from k.expires_at) * 1000)::float8 as expires_ms,
+           k.monthly_limit, b.used_before,
+           (select count from inc)::int - $8::int + 1 as used_after,
+           (t.id is not null and k.status = 'active' and k.monthly_limit > 0 and not exists (select 1 from inc)
+             and (not k.steady or (k.usable and b.used_before < k.monthly_limit))) as fallback,
+           (extract(epoch from k.misses_blocked_until) * 1000)::float8 as blocked_until_ms,
+           ${fetchedTaskColumns('$7::boolean')}
+    from b left join k on true left join t on k.id is not null`
+})()
+
 type GroupRow = Row & { idx: number; key_id: string | null; fallback: boolean }
 
 const dayKey = (now: Date) => now.toISOString().slice(0, 10)
@@ -250,7 +305,7 @@ export function taskFetcher(db: Db, options: GroupOptions<FetchArgs> = {}): (arg
         const item = group[first]!.item
         params.push(item.keyHash, item.taskId, item.now.toISOString(), group[first + m - 1]!.item.now.toISOString(), item.omitResults === true, m)
       }
-      const rows = await rawRows<GroupRow>(db, fetchGroup(runs.length), params)
+      const rows = await rawRows<GroupRow>(db, runs.length === 1 ? FETCH_TASK_RUN : fetchGroup(runs.length), params)
       const again: typeof group = []
       for (const row of rows) {
         const { first, m } = runs[row.idx - 1]!

@@ -21,7 +21,7 @@ import { testDrivers, type DriverName } from '../tests/support/db'
 import { HOOK_TIMEOUT_MS, useTestDatabase } from '../tests/support/db-suite'
 import { ensureAccount } from './accounts'
 import { rows, type Db } from './client'
-import { FETCH_TASK_WITH_KEY, fetchGroup } from './fetch'
+import { FETCH_TASK_RUN, FETCH_TASK_WITH_KEY, fetchGroup } from './fetch'
 import { insertKey } from './keys'
 import { claimOwnReport, fileEvidence, INSERT_USING_NONCE, INSERT_USING_NONCE_WITH_SIGHTING, issueNonce, readNonce } from './nonces'
 import { upsertPlan } from './plans'
@@ -88,6 +88,7 @@ async function hotStatements(db: Db, driver: DriverName, keyHash: string, keyId:
   const groupParams = (n: number) => [month, day, ...Array.from({ length: n }, (_, i) => [keyHash, TASK, at, at, i % 2 === 1, 1 + (i % 3)]).flat()]
   const out: Statement[] = [
     { name: 'keyed fetch', text: FETCH_TASK_WITH_KEY, params: [keyHash, TASK, month, day, at, false] },
+    { name: 'keyed fetch of one run', text: FETCH_TASK_RUN, params: [month, day, keyHash, TASK, at, at, true, 16] },
     { name: 'grouped keyed fetch of 2', text: fetchGroup(2), params: groupParams(2) },
     { name: 'grouped keyed fetch of 64', text: fetchGroup(64), params: groupParams(64) },
     { name: 'task insert', text: INSERT_TASK, params: row(crypto.randomUUID()) },

@@ -54,7 +54,7 @@ describe.each(testDrivers())('taskFetcher on %s', (driver) => {
 
   beforeAll(async () => {
     await insertTask(db, { id: TASK, tool: 'bot-detector', score: 77, ipAddress: '198.51.100.7', userAgent: 'UA', results: { summary: { score: 77 } }, createdAt: new Date('2026-11-01T00:00:00Z') })
-    for (const twin of ['a', 'b']) {
+    for (const twin of ['a', 'b', 'c', 'd']) {
       for (const [kind, k] of Object.entries(KINDS) as Array<[Kind, (typeof KINDS)[Kind]]>) {
         // An account per key: an account's keys on one plan share its allowance (plan_usage).
         const account = await ensureAccount(db, `fetcher-${twin}-${kind}@example.test`)
@@ -156,6 +156,32 @@ describe.each(testDrivers())('taskFetcher on %s', (driver) => {
     for (const kind of ['ok', 'roomy', 'tight', 'expiresSoon', 'unblocksSoon']) {
       const [a, b] = await Promise.all(['a', 'b'].map((twin) => getMonthUsage(db, keyIds.get(hash(twin, kind))!, '2026-11-01')))
       expect({ kind, count: a!.count, daily: a!.daily }).toEqual({ kind, count: b!.count, daily: b!.daily })
+    }
+  })
+
+  test('a group that is one run (FETCH_TASK_RUN) answers and counts as one by one, for every kind of key and task', async () => {
+    // Twins c and d are fresh: each run on c is a group of its own (behind a fetch of an unknown
+    // key, which counts nothing); d's are fetched one by one. Runs past the limit, at it, across
+    // a key's expiry or the end of its block, and of missing tasks and no id.
+    const runs: Array<[string, string | null, number, number]> = [['ok', TASK, 6, 0], ['roomy', TASK, 9, 0], ['roomy', TASK, 9, 0], ['roomy', TASK, 2, 0], ['tight', TASK, 4, 0], ['near', TASK, 2, 0], ['near', TASK, 3, 0], ['over', TASK, 3, 0], ['full', TASK, 2, 0], ['inactive', TASK, 3, 0], ['expired', TASK, 2, 0], ['zero', TASK, 2, 0], ['blocked', TASK, 2, 0], ['unblocked', TASK, 2, 0], ['unknown', TASK, 2, 0], ['ok', MISSING, 3, 0], ['ok', null, 2, 0], ['expiresSoon', TASK, 10, 1], ['unblocksSoon', TASK, 10, 1], ['ok', TASK, 10, 1]]
+    const run = (twin: string, [kind, taskId, times, step]: (typeof runs)[number]): FetchArgs[] =>
+      Array.from({ length: times }, (_v, i) => ({ keyHash: hash(twin, kind), taskId, now: new Date(NOW.getTime() + i * step), omitResults: true }))
+    const groups: number[] = []
+    const fetcher = taskFetcher(db, { maxInFlight: 1, onGroup: (size) => groups.push(size) })
+    const grouped = []
+    const oneByOne = []
+    for (const spec of runs) {
+      const [, ...answers] = await Promise.all([fetcher({ keyHash: hash('c', 'unknown'), taskId: TASK, now: NOW }), ...run('c', spec).map((r) => fetcher(r))])
+      grouped.push(...answers)
+      for (const r of run('d', spec)) oneByOne.push(await fetchTaskWithKey(db, r))
+    }
+    expect(groups).toEqual(runs.flatMap(([, , times]) => [1, times]))
+    expect(grouped.map(named)).toEqual(oneByOne.map(named))
+    // roomy: nine fit of twelve, then three of nine (one by one), then none.
+    expect(grouped.filter((o) => o.key && ids.get(o.key.id) === 'roomy').map((o) => o.usedAfter)).toEqual([...Array.from({ length: 12 }, (_v, i) => i + 1), null, null, null, null, null, null, null, null])
+    for (const kind of Object.keys(KINDS)) {
+      const [c, d] = await Promise.all(['c', 'd'].map((twin) => getMonthUsage(db, keyIds.get(hash(twin, kind))!, '2026-11-01')))
+      expect({ kind, count: c?.count, daily: c?.daily }).toEqual({ kind, count: d?.count, daily: d?.daily })
     }
   })
 

@@ -133,6 +133,15 @@ function observation(row: Row, usedAfter: number | null): FetchObservation<Fetch
   }
 }
 
+// A key (`key`, an api_keys row) at time `t`: neither expired nor shut out by misses. A run's
+// requests came from its first's time (t0) to its last's (t): where the key's expiry or the end
+// of its miss block falls between them, they would not all be answered alike (not steady), and
+// the run's allowance is fetched again one by one.
+const unexpired = (key: string, t: string) => `(${key}.expires_at is null or ${key}.expires_at > ${t})`
+const unblocked = (key: string, t: string) => `(${key}.misses_blocked_until is null or ${key}.misses_blocked_until <= ${t})`
+const usableAt = (key: string, t: string) => `${unexpired(key, t)} and ${unblocked(key, t)}`
+const steadyBetween = (key: string, t0: string, t: string) => `${unexpired(key, t0)} = ${unexpired(key, t)} and ${unblocked(key, t0)} = ${unblocked(key, t)}`
+
 /**
  * The keyed fetch of `n` runs of requests in one statement (FETCH_TASK_WITH_KEY for each
  * request, with the same outcome): $1 month, $2 day (the same for the whole group), then per run
@@ -156,11 +165,6 @@ export const fetchGroup = textPerSize((n) => {
     const p = (j: number) => `$${6 * i + 3 + j}`
     values.push(`(${i + 1}, ${p(0)}::text, ${p(1)}::uuid, ${p(2)}::timestamptz, ${p(3)}::timestamptz, ${p(4)}::boolean, ${p(5)}::int)`)
   }
-  // A run's requests came from its first's time (at0) to its last's (at): where the key's
-  // expiry or the end of its miss block falls between them, they would not all be answered
-  // alike (`steady` false), and the run's allowance is fetched again one by one.
-  const unexpired = (t: string) => `(k.expires_at is null or k.expires_at > ${t})`
-  const unblocked = (t: string) => `(k.misses_blocked_until is null or k.misses_blocked_until <= ${t})`
   return `
     with r(idx, key_hash, task_id, at0, at, omit, m) as (values ${values.join(', ')}),
     k as (
@@ -170,8 +174,7 @@ export const fetchGroup = textPerSize((n) => {
     ),
     c as (
       select r.idx, k.id as key_id, k.account_id, k.plan_id, k.monthly_limit, r.at, r.m,
-             ${unexpired('r.at')} and ${unblocked('r.at')} as usable,
-             ${unexpired('r.at0')} = ${unexpired('r.at')} and ${unblocked('r.at0')} = ${unblocked('r.at')} as steady
+             ${usableAt('k', 'r.at')} as usable, ${steadyBetween('k', 'r.at0', 'r.at')} as steady
       from r join k on k.key_hash = r.key_hash join tasks t on t.id = r.task_id
       where k.status = 'active' and k.monthly_limit > 0
     ),
@@ -231,21 +234,18 @@ export const fetchGroup = textPerSize((n) => {
 /**
  * A group that is one run (every fetch alike: one key, one task, one form — a client polling
  * its task), in a statement of the one-fetch kind (FETCH_TASK_WITH_KEY) that counts the run's
- * `m` fetches at once: a fifth of fetchGroup's nodes, and about two fifths of its PostgreSQL
+ * `m` fetches at once: a fifth of fetchGroup's nodes, and about a third less of PostgreSQL's
  * time (docs/performance.md). The same parameters as fetchGroup(1). Its outcome is fetchGroup's:
  * the run is counted whole if it fits under the limit (the first gets the count before plus one,
  * the j-th after it adds j); where the key's state changes between the run's first and last
  * times, or only part of the run fits, `fallback` says to fetch each again alone. A run at or
  * past the limit is answered here, every fetch refused, as each would be alone.
  */
-export const FETCH_TASK_RUN = (() => {
-  const unexpired = (t: string) => `(ak.expires_at is null or ak.expires_at > ${t})`
-  const unblocked = (t: string) => `(ak.misses_blocked_until is null or ak.misses_blocked_until <= ${t})`
-  return `
+export const FETCH_TASK_RUN = `
     with k as (
       select ak.id, ak.account_id, ak.plan_id, ak.status, ak.expires_at, ak.misses_blocked_until, p.monthly_limit,
-             ak.status = 'active' and p.monthly_limit > 0 and ${unexpired('$6::timestamptz')} and ${unblocked('$6::timestamptz')} as usable,
-             ${unexpired('$5::timestamptz')} = ${unexpired('$6::timestamptz')} and ${unblocked('$5::timestamptz')} = ${unblocked('$6::timestamptz')} as steady
+             ak.status = 'active' and p.monthly_limit > 0 and ${usableAt('ak', '$6::timestamptz')} as usable,
+             ${steadyBetween('ak', '$5::timestamptz', '$6::timestamptz')} as steady
       from api_keys ak join plans p on p.id = ak.plan_id
       where ak.key_hash = $3::text
     ),
@@ -281,7 +281,6 @@ export const FETCH_TASK_RUN = (() => {
            (extract(epoch from k.misses_blocked_until) * 1000)::float8 as blocked_until_ms,
            ${fetchedTaskColumns('$7::boolean')}
     from b left join k on true left join t on k.id is not null`
-})()
 
 type GroupRow = Row & { idx: number; key_id: string | null; fallback: boolean }
 

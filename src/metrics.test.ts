@@ -35,6 +35,27 @@ describe('createMetrics', () => {
     expect(value(text, 'antibot_http_request_duration_seconds_sum', { route: '/tools/:tool' })).toBeCloseTo(0.204, 6)
   })
 
+
+  test('counts kept between scrapes are added once: each scrape shows every request so far, a scrape alone adds nothing', async () => {
+    const m = createMetrics()
+    const stages = (text: string) => [value(text, 'antibot_submission_stage_runs_total', { stage: 'read' }), value(text, 'antibot_submission_stage_seconds_total', { stage: 'read' })]
+    m.request('/healthz', 'GET', 200, 0.001)
+    m.submissionTimed([['read', 0.25]])
+    const first = await m.text()
+    expect(value(first, 'antibot_http_requests_total', { route: '/healthz', method: 'GET', status: '200' })).toBe(1)
+    expect(stages(first)).toEqual([1, 0.25])
+    const again = await m.text()
+    expect(value(again, 'antibot_http_requests_total', { route: '/healthz', method: 'GET', status: '200' })).toBe(1)
+    expect(stages(again)).toEqual([1, 0.25])
+    m.request('/healthz', 'GET', 200, 0.001)
+    m.request('/healthz', 'GET', 200, 0.001)
+    m.submissionTimed([['read', 0.5]])
+    m.limited('monthly_quota')
+    const later = await m.text()
+    expect(value(later, 'antibot_http_requests_total', { route: '/healthz', method: 'GET', status: '200' })).toBe(3)
+    expect(stages(later)).toEqual([2, 0.75])
+    expect(value(later, 'antibot_limited_total', { limit: 'monthly_quota' })).toBe(1)
+  })
   test('keyed fetches are counted by status too; the statuses a client meets start at 0', async () => {
     const m = createMetrics()
     const before = await m.text()

@@ -9,10 +9,12 @@
 // src/evidence/caps.ts, a limit a name of src/core/limits.ts (else 'other'), a database error a code.
 //
 // The hot path (one call per request) does no formatting: the series of a route, method and
-// status is looked up in nested maps and kept (prom-client's children), and the database's and
-// the process's figures are read only when scraped.
+// status is looked up in nested maps and kept, and the database's and the process's figures are
+// read only when scraped. A counter's series is a tally (a number the request adds to), which a
+// scrape adds to prom-client's series: prom-client's inc hashes the labels on every call, and a
+// stored submission makes some twenty (docs/performance.md, issue 61).
 
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { collectDefaultMetrics, Counter, type CounterConfiguration, Gauge, Histogram, Registry } from 'prom-client'
 import { TOOL_IDS, type ToolId } from '../common/tools'
 import type { DbLoad } from '../db/client'
 import { LIMITS, type OnLimited } from './core/limits'
@@ -74,13 +76,55 @@ const LEFT_OUT = [
   'process_heap_bytes',
 ]
 
-type CounterChild = ReturnType<Counter<string>['labels']>
 type HistogramChild = ReturnType<Histogram<string>['labels']>
+
+/** One series of a tallied counter: what requests added since the last scrape. */
+interface Tally {
+  n: number
+}
+
+/**
+ * A counter whose series are tallies: `series(...labels)` makes one (shown at 0 from then on),
+ * and each scrape adds what the tallies hold to prom-client's series and sets them back to 0.
+ */
+function talliedCounter(config: Omit<CounterConfiguration<string>, 'collect'>): (...labels: string[]) => Tally {
+  const tallies: Array<{ tally: Tally; inc: (n: number) => void }> = []
+  const counter = new Counter({
+    ...config,
+    collect() {
+      for (const { tally, inc } of tallies) {
+        if (tally.n === 0) continue
+        inc(tally.n)
+        tally.n = 0
+      }
+    },
+  })
+  return (...labels) => {
+    const child = counter.labels(...labels)
+    child.inc(0)
+    const tally = { n: 0 }
+    tallies.push({ tally, inc: (n) => child.inc(n) })
+    return tally
+  }
+}
+
+/** A bounded set of series made when first used, looked up by one key. */
+function seriesBy<K, T>(make: (key: K) => T): (key: K) => T {
+  const made = new Map<K, T>()
+  return (key) => {
+    let s = made.get(key)
+    if (s === undefined) {
+      s = make(key)
+      made.set(key, s)
+    }
+    return s
+  }
+}
 
 interface RouteSeries {
   duration: HistogramChild
-  /** method → status → the request counter's child. */
-  counts: Map<string, Map<number, CounterChild>>
+  /** method → status → the request counter's tally. */
+  counts: Map<string, Map<number, Tally>>
 }
 
 export function createMetrics(opts: { db?: () => DbLoad } = {}): Metrics {
@@ -89,7 +133,7 @@ export function createMetrics(opts: { db?: () => DbLoad } = {}): Metrics {
   collectDefaultMetrics({ register: registry })
   for (const name of LEFT_OUT) registry.removeSingleMetric(name)
 
-  const requests = new Counter({ name: 'antibot_http_requests_total', help: 'HTTP requests answered, by route template, method and status.', labelNames: ['route', 'method', 'status'], registers })
+  const requests = talliedCounter({ name: 'antibot_http_requests_total', help: 'HTTP requests answered, by route template, method and status.', labelNames: ['route', 'method', 'status'], registers })
   const durations = new Histogram({
     name: 'antibot_http_request_duration_seconds',
     help: 'Time from a request’s arrival to its response, by route template.',
@@ -97,40 +141,28 @@ export function createMetrics(opts: { db?: () => DbLoad } = {}): Metrics {
     buckets: DURATION_BUCKETS,
     registers,
   })
-  const created = new Counter({ name: 'antibot_tasks_created_total', help: 'Tasks stored, by tool and the headline of their report (src/core/task-verdict.ts).', labelNames: ['tool', 'verdict'], registers })
-  const fetches = new Counter({ name: 'antibot_task_fetches_total', help: 'Keyed fetches of a task (GET /api/antibot/tasks/{id}), by status.', labelNames: ['status'], registers })
-  const evidence = new Counter({ name: 'antibot_evidence_total', help: 'Tasks stored with server evidence of this kind (the listeners’, or a trusted proxy’s headers).', labelNames: ['kind'], registers })
-  const judged = new Counter({ name: 'antibot_tasks_server_evidence_total', help: 'Tasks stored, by whether they were judged with any server evidence (with) or none (without).', labelNames: ['evidence'], registers })
-  const reports = new Counter({ name: 'antibot_reports_judged_total', help: 'Reports judged by POST /tools/:tool/report, by tool and charge: own (the page’s one report after storing its task, free), charged (to the network’s task budget), unmetered (no TASK_RATE_LIMIT).', labelNames: ['tool', 'charge'], registers })
-  const stageSeconds = new Counter({ name: 'antibot_submission_stage_seconds_total', help: 'Seconds spent in each stage of the stored task submissions (POST /api/antibot/tasks; src/core/stage-clock.ts).', labelNames: ['stage'], registers })
-  const stageRuns = new Counter({ name: 'antibot_submission_stage_runs_total', help: 'Stored task submissions that ran this stage: its average is seconds_total over runs_total.', labelNames: ['stage'], registers })
-  const limited = new Counter({ name: 'antibot_limited_total', help: 'Refusals by a limit: a 429 (403 for the monthly quota), or a connection closed.', labelNames: ['limit'], registers })
+  const created = talliedCounter({ name: 'antibot_tasks_created_total', help: 'Tasks stored, by tool and the headline of their report (src/core/task-verdict.ts).', labelNames: ['tool', 'verdict'], registers })
+  const fetches = talliedCounter({ name: 'antibot_task_fetches_total', help: 'Keyed fetches of a task (GET /api/antibot/tasks/{id}), by status.', labelNames: ['status'], registers })
+  const evidence = talliedCounter({ name: 'antibot_evidence_total', help: 'Tasks stored with server evidence of this kind (the listeners’, or a trusted proxy’s headers).', labelNames: ['kind'], registers })
+  const judged = talliedCounter({ name: 'antibot_tasks_server_evidence_total', help: 'Tasks stored, by whether they were judged with any server evidence (with) or none (without).', labelNames: ['evidence'], registers })
+  const reports = talliedCounter({ name: 'antibot_reports_judged_total', help: 'Reports judged by POST /tools/:tool/report, by tool and charge: own (the page’s one report after storing its task, free), charged (to the network’s task budget), unmetered (no TASK_RATE_LIMIT).', labelNames: ['tool', 'charge'], registers })
+  const stageSeconds = talliedCounter({ name: 'antibot_submission_stage_seconds_total', help: 'Seconds spent in each stage of the stored task submissions (POST /api/antibot/tasks; src/core/stage-clock.ts).', labelNames: ['stage'], registers })
+  const stageRuns = talliedCounter({ name: 'antibot_submission_stage_runs_total', help: 'Stored task submissions that ran this stage: its average is seconds_total over runs_total.', labelNames: ['stage'], registers })
+  const limited = talliedCounter({ name: 'antibot_limited_total', help: 'Refusals by a limit: a 429 (403 for the monthly quota), or a connection closed.', labelNames: ['limit'], registers })
 
-  // The series known in advance start at 0.
-  for (const tool of TOOL_IDS) for (const verdict of taskVerdicts(tool)) created.labels(tool, verdict).inc(0)
-  for (const status of FETCH_STATUSES) fetches.labels(String(status)).inc(0)
-  for (const tool of TOOL_IDS) for (const charge of ['own', 'charged', 'unmetered']) reports.labels(tool, charge).inc(0)
-  for (const kind of EVIDENCE_KINDS) evidence.labels(kind).inc(0)
-  const withEvidence = judged.labels('with')
-  const withoutEvidence = judged.labels('without')
-  withEvidence.inc(0)
-  withoutEvidence.inc(0)
-  const limitChildren = new Map<string, CounterChild>()
-  for (const limit of [...LIMITS, 'other']) {
-    const child = limited.labels(limit)
-    child.inc(0)
-    limitChildren.set(limit, child)
-  }
-  const otherLimit = limitChildren.get('other')!
-  const stageChildren = new Map<SubmissionStage, { seconds: CounterChild; runs: CounterChild }>(
-    SUBMISSION_STAGES.map((stage) => {
-      const children = { seconds: stageSeconds.labels(stage), runs: stageRuns.labels(stage) }
-      children.seconds.inc(0)
-      children.runs.inc(0)
-      return [stage, children]
-    }),
-  )
-  const evidenceChildren = EVIDENCE_KINDS.map((kind) => evidence.labels(kind))
+  // The series known in advance start at 0 (a tally's series is shown from when it is made).
+  const createdSeries = seriesBy((key: string) => created(...(key.split('\0') as [string, string])))
+  for (const tool of TOOL_IDS) for (const verdict of taskVerdicts(tool)) createdSeries(`${tool}\0${verdict}`)
+  const fetchByStatus = seriesBy((status: number) => fetches(String(status)))
+  for (const status of FETCH_STATUSES) fetchByStatus(status)
+  const reportSeries = seriesBy((key: string) => reports(...(key.split('\0') as [string, string])))
+  for (const tool of TOOL_IDS) for (const charge of ['own', 'charged', 'unmetered']) reportSeries(`${tool}\0${charge}`)
+  const withEvidence = judged('with')
+  const withoutEvidence = judged('without')
+  const limitTallies = new Map<string, Tally>([...LIMITS, 'other'].map((limit) => [limit, limited(limit)]))
+  const otherLimit = limitTallies.get('other')!
+  const stageTallies = new Map<SubmissionStage, { seconds: Tally; runs: Tally }>(SUBMISSION_STAGES.map((stage) => [stage, { seconds: stageSeconds(stage), runs: stageRuns(stage) }]))
+  const evidenceTallies = EVIDENCE_KINDS.map((kind) => evidence(kind))
   const evidenceIndex = new Map<string, number>(EVIDENCE_KINDS.map((kind, i) => [kind, i]))
 
   if (opts.db) {
@@ -174,7 +206,6 @@ export function createMetrics(opts: { db?: () => DbLoad } = {}): Metrics {
   }
 
   const routes = new Map<string, RouteSeries>()
-  const fetchByStatus = new Map<number, CounterChild>()
   const routeSeries = (route: string): RouteSeries => {
     let series = routes.get(route)
     if (!series) {
@@ -197,43 +228,36 @@ export function createMetrics(opts: { db?: () => DbLoad } = {}): Metrics {
       }
       let count = byStatus.get(status)
       if (!count) {
-        count = requests.labels(template, method, String(status))
+        count = requests(template, method, String(status))
         byStatus.set(status, count)
       }
-      count.inc()
-      if (template === TASK_FETCH_ROUTE && method === 'GET') {
-        let fetched = fetchByStatus.get(status)
-        if (!fetched) {
-          fetched = fetches.labels(String(status))
-          fetchByStatus.set(status, fetched)
-        }
-        fetched.inc()
-      }
+      count.n++
+      if (template === TASK_FETCH_ROUTE && method === 'GET') fetchByStatus(status).n++
     },
     taskCreated(tool, results, score, items) {
-      created.labels(tool, taskVerdict(tool, results, score)).inc()
+      createdSeries(`${tool}\0${taskVerdict(tool, results, score)}`).n++
       // Each kind once per task, however many items it has.
       let seen = 0
       for (const item of items ?? []) {
         const i = evidenceIndex.get(item.kind)
         if (i === undefined || seen & (1 << i)) continue
         seen |= 1 << i
-        evidenceChildren[i]!.inc()
+        evidenceTallies[i]!.n++
       }
-      ;(seen ? withEvidence : withoutEvidence).inc()
+      ;(seen ? withEvidence : withoutEvidence).n++
     },
     submissionTimed(laps) {
       for (const [stage, seconds] of laps) {
-        const c = stageChildren.get(stage)!
-        c.seconds.inc(seconds)
-        c.runs.inc()
+        const c = stageTallies.get(stage)!
+        c.seconds.n += seconds
+        c.runs.n++
       }
     },
     reportJudged(tool, charge) {
-      reports.labels(tool, charge).inc()
+      reportSeries(`${tool}\0${charge}`).n++
     },
     limited(limit) {
-      ;(limitChildren.get(limit) ?? otherLimit).inc()
+      ;(limitTallies.get(limit) ?? otherLimit).n++
     },
     text: () => registry.metrics(),
     contentType: registry.contentType,

@@ -51,7 +51,7 @@ export function expectations() {
   return expectationTables
 }
 
-let detailTables: { codeOf: Map<string, string>; itemCodeOf: Map<string, Map<string, string>>; textOf: Map<string, string> } | undefined
+let detailTables: { codeOf: Map<string, string>; itemCodeOf: Map<string, Map<number, string>>; textOf: Map<string, string> } | undefined
 
 const SIDES = ['client', 'server'] as const
 /** Every `sources` list an item can have: one to three sides (the WebRTC item has three). */
@@ -62,15 +62,22 @@ const SOURCE_LISTS: Array<Array<(typeof SIDES)[number]>> = [1, 2, 3].flatMap((n)
 })
 /** What an item code is the hash of. */
 const itemKey = (text: string, sources: readonly string[], verdict: string) => JSON.stringify([text, sources, verdict])
-/** The key an item code is found by among a text's: its sources and verdict, when they are ones an item can have. */
-function comboKey(sources: unknown, verdict: unknown): string | null {
-  if (!Array.isArray(sources) || sources.length < 1 || sources.length > 3 || !CONSISTENCY_VERDICTS.includes(verdict as never)) return null
-  let key = verdict as string
+/**
+ * The key an item code is found by among a text's: its sources and verdict, when they are ones an
+ * item can have, as a number (a leading 1, a bit per side, then the verdict's place): a string
+ * built per item cost more to hash in the lookup than the rest of storing it.
+ */
+function comboKey(sources: unknown, verdict: unknown): number | null {
+  if (!Array.isArray(sources) || sources.length < 1 || sources.length > 3) return null
+  const v = CONSISTENCY_VERDICTS.indexOf(verdict as never)
+  if (v < 0) return null
+  let key = 1
   for (const x of sources) {
-    if (x !== 'client' && x !== 'server') return null
-    key += x === 'client' ? 'c' : 's'
+    if (x === 'client') key *= 2
+    else if (x === 'server') key = key * 2 + 1
+    else return null
   }
-  return key
+  return key * CONSISTENCY_VERDICTS.length + v
 }
 
 /**
@@ -90,7 +97,7 @@ export function detailCodes() {
 /** The tables of detailCodes() for these sentences (the file's, then any the code writes that it lacks). */
 export function detailTablesOf(texts: readonly string[]) {
   const codeOf = new Map<string, string>()
-  const itemCodeOf = new Map<string, Map<string, string>>()
+  const itemCodeOf = new Map<string, Map<number, string>>()
   const textOf = new Map<string, string>()
   const add = (hashed: string, served: string) => {
     const code = codeOfText(hashed)
@@ -102,7 +109,7 @@ export function detailTablesOf(texts: readonly string[]) {
   }
   for (const text of new Set(texts)) {
     codeOf.set(text, add(text, JSON.stringify(text)))
-    const combos = new Map<string, string>()
+    const combos = new Map<number, string>()
     for (const sources of SOURCE_LISTS) {
       for (const verdict of CONSISTENCY_VERDICTS) {
         const served = `${JSON.stringify(text)}, "sources": [${sources.map((x) => JSON.stringify(x)).join(', ')}], "verdict": ${JSON.stringify(verdict)}`

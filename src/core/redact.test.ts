@@ -1,10 +1,27 @@
 import { describe, expect, test } from 'bun:test'
-import { formDecode, foldName, isCredentialHeader, redactHeaderValue, redactUrl } from './redact'
+import { formDecode, foldName, holdsKeyShape, isCredentialHeader, REDACTED, redactHeaderValue, redactUrl } from './redact'
 import { generateApiKey } from './keys'
 
 const KEY = generateApiKey((n) => crypto.getRandomValues(new Uint8Array(n)))
 
 describe('redactUrl', () => {
+  test('a path without query, fragment or escapes: each segment that holds a key shape is redacted, as segment by segment', () => {
+    // Seeded: the same paths every run. Segments mix key shapes (whole, cut short, after a
+    // letter, after a '-' or '.') with ordinary words, so both answers of the fast test occur.
+    let seed = 61
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31)
+    const parts = [KEY, KEY.slice(0, 24), `x${KEY}`, `-${KEY}`, `v1.${KEY}`, 'api', 'antibot', 'tasks', '0195f3e2-7c1a-7b4e-9d2f-3a4b5c6d7e8f', 'ab_short', 'AB_', '', 'tools', KEY.toUpperCase()]
+    let redacted = 0
+    for (let i = 0; i < 2000; i++) {
+      const segments = Array.from({ length: 1 + (next() % 5) }, () => parts[next() % parts.length]!)
+      const path = `/${segments.join('/')}`
+      const expected = path.split('/').map((s) => (holdsKeyShape(s) ? REDACTED : s)).join('/')
+      expect(redactUrl(path)).toBe(expected)
+      if (expected !== path) redacted++
+    }
+    expect(redacted).toBeGreaterThan(100)
+    expect(redacted).toBeLessThan(2000)
+  })
   test('replaces the apikey query parameter', () => {
     expect(redactUrl('/api/antibot/tasks/x?apikey=ab_secret')).toBe('/api/antibot/tasks/x?apikey=REDACTED')
   })

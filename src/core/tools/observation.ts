@@ -77,7 +77,10 @@ export const ServerObservationSchema = Type.Object({
 
 /** The observations of one kind, listeners' first, then a proxy's. */
 export function evidenceOf(obs: Pick<ServerObservation, 'evidence'>, kind: string): unknown[] {
-  return (obs.evidence ?? []).filter((e) => e.kind === kind).map((e) => e.data)
+  // A loop, not filter and map: a submission's judging asks this some twenty times.
+  const data: unknown[] = []
+  for (const e of obs.evidence ?? []) if (e.kind === kind) data.push(e.data)
+  return data
 }
 export type ServerObservation = Static<typeof ServerObservationSchema>
 

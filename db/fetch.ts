@@ -17,7 +17,7 @@
 import { rawRows, type Db } from './client'
 import { fetchedTaskColumns, type FetchedTask } from './tasks'
 import type { FetchObservation } from '../src/core/quota'
-import { dayOfMonth, monthKey } from '../src/core/month'
+import { dayOfMonth, monthKey, utcDay } from '../src/core/month'
 import { groupedStatements, textPerSize, type GroupOptions } from './grouped'
 
 interface Row extends Partial<FetchedTask> {
@@ -284,8 +284,6 @@ export const FETCH_TASK_RUN = `
 
 type GroupRow = Row & { idx: number; key_id: string | null; fallback: boolean }
 
-const dayKey = (now: Date) => now.toISOString().slice(0, 10)
-
 /**
  * Keyed fetches, grouped when they come faster than the database answers (db/grouped.ts): each
  * group is one statement (fetchGroup) for requests of the same UTC day, with the same outcome
@@ -322,7 +320,7 @@ export function taskFetcher(db: Db, options: GroupOptions<FetchArgs> = {}): (arg
     // the grouped fetch costs PostgreSQL more per statement than the insert does (a VALUES
     // list joined to api_keys, plans, plan_usage and tasks, and the usage upserts), and 16 cut
     // its CPU per fetch by a fifth against 8 under the benchmark's load (docs/performance.md).
-    { joins: (first, item) => dayKey(first.now) === dayKey(item.now), minGroup: 16, ...options },
+    { joins: (first, item) => utcDay(first.now) === utcDay(item.now), minGroup: 16, ...options },
   )
 }
 

@@ -83,7 +83,17 @@ async function main() {
   // Timestamped lines (the request log, the listeners' and maintenance's lines) share one writer,
   // which gathers them and writes once per event-loop turn (src/log-lines.ts).
   const out = stdoutLines()
-  const stamped = (line: string) => out.line(`${new Date().toISOString()} ${line}`)
+  // Under load many lines share a millisecond, and so their stamp.
+  let stampMs = Number.NaN
+  let stamp = ''
+  const stamped = (line: string) => {
+    const ms = Date.now()
+    if (ms !== stampMs) {
+      stampMs = ms
+      stamp = new Date(ms).toISOString()
+    }
+    out.line(`${stamp} ${line}`)
+  }
   const log = config.logRequests ? stamped : undefined
   const stunListener =
     config.stunPort === undefined

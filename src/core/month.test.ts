@@ -1,9 +1,26 @@
 import { describe, expect, test } from 'bun:test'
-import { dayOfMonth, daysInMonth, formatTimestamp, monthKey, monthStart, monthWindowSeconds, nextMonthStart, secondsUntilReset } from './month'
+import { dayOfMonth, daysInMonth, formatTimestamp, monthKey, monthStart, monthWindowSeconds, nextMonthStart, secondsUntilReset, utcDay } from './month'
 
 const d = (iso: string) => new Date(iso)
 
 describe('month boundaries (UTC calendar month)', () => {
+  test('the month kept for the last day asked for never answers for another: instants back and forth across month ends agree with the calendar', () => {
+    const instants = ['2026-01-31T23:59:59.999Z', '2026-02-01T00:00:00.000Z', '2026-01-31T00:00:00.000Z', '2026-02-28T23:59:59.999Z', '2026-03-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z', '2024-02-29T12:00:00.000Z', '1969-12-31T23:59:59.999Z', '1970-01-01T00:00:00.000Z']
+    for (const iso of [...instants, ...instants.reverse()]) {
+      const now = d(iso)
+      const y = now.getUTCFullYear()
+      const m = now.getUTCMonth()
+      expect(monthKey(now)).toBe(`${String(y).padStart(4, '0')}-${String(m + 1).padStart(2, '0')}-01`)
+      expect(monthStart(now).getTime()).toBe(Date.UTC(y, m, 1))
+      expect(nextMonthStart(now).getTime()).toBe(Date.UTC(y, m + 1, 1))
+      expect(monthWindowSeconds(now)).toBe((Date.UTC(y, m + 1, 1) - Date.UTC(y, m, 1)) / 1000)
+      expect(secondsUntilReset(now)).toBe(Math.max(1, Math.ceil((Date.UTC(y, m + 1, 1) - now.getTime()) / 1000)))
+      expect(utcDay(now)).toBe(Math.floor(now.getTime() / 86_400_000))
+    }
+    expect(utcDay(d('2026-02-01T00:00:00.000Z')) - utcDay(d('2026-01-31T23:59:59.999Z'))).toBe(1)
+    expect(() => monthKey(new Date(Number.NaN))).toThrow()
+  })
+
   test('starts the month at 00:00:00 UTC on the first', () => {
     expect(monthStart(d('2026-11-15T12:34:56.789Z')).toISOString()).toBe('2026-11-01T00:00:00.000Z')
     expect(monthKey(d('2026-11-15T12:34:56Z'))).toBe('2026-11-01')

@@ -62,13 +62,13 @@ export function responseSigner(row: SigningKeyRow, limits = SIGNATURE_CACHE): Re
   // Least recently used first (a Map iterates in insertion order; a hit is re-inserted).
   const cache = new Map<string, Kept>()
   let chars = 0
-  /** The entry kept under `key` if its digest is `digest`, made most recently used; a stale one is dropped. */
-  const take = (key: string, digest: string): Kept | undefined => {
+  /** The entry kept under `key` if it was built from `source`, made most recently used; a stale one is dropped. */
+  const take = (key: string, source: readonly (string | number)[]): Kept | undefined => {
     const hit = cache.get(key)
     if (!hit) return undefined
     cache.delete(key)
     chars -= hit.chars
-    if (hit.digest !== digest) return undefined
+    if (!sameSource(hit.source, source)) return undefined
     cache.set(key, hit)
     chars += hit.chars
     return hit
@@ -76,14 +76,13 @@ export function responseSigner(row: SigningKeyRow, limits = SIGNATURE_CACHE): Re
   return {
     kid: row.kid,
     sign: signNow,
-    kept: (key, source) => take(key, sourceDigest(source)),
+    kept: (key, source) => take(key, source),
     has: (key) => cache.has(key),
     signed(key, source, build) {
-      const digest = sourceDigest(source)
-      const hit = take(key, digest)
+      const hit = take(key, source)
       if (hit) return hit
       const body = build()
-      const kept: Kept = { digest, body, signature: signNow(body), chars: body.length }
+      const kept: Kept = { source: [...source], body, signature: signNow(body), chars: body.length + sourceChars(source) }
       if (kept.chars > limits.chars) return kept
       cache.set(key, kept)
       chars += kept.chars
@@ -98,26 +97,28 @@ export function responseSigner(row: SigningKeyRow, limits = SIGNATURE_CACHE): Re
 }
 
 interface Kept {
-  /** sourceDigest of what the body was built from. */
-  digest: string
+  /** What the body was built from (a copy): the row's fields, without the results. */
+  source: readonly (string | number)[]
   body: string
   signature: string
-  /** What it holds in characters: the body. */
+  /** What it holds in characters: the body and the source. */
   chars: number
 }
 
 /**
- * A digest of a body's source: its fields' lengths and a 64-bit hash of their text (wyhash,
- * Bun.hash; a few µs for a large task). Kept instead of the source itself, which held as many
- * characters again as the body: the cache holds twice the tasks in the same memory. What it
- * guards against is a stored row that changed under its id (tasks are written once), not a
- * chosen collision: nobody who could choose a row's text can choose the id it is stored under.
+ * Whether two sources are the same fields. Compared field by field: the fields are short (the
+ * row's tool, score, address, User-Agent, results size and time, some 200 characters), so a
+ * copy of them costs the cache a few per cent of a body, and comparing them is cheaper than
+ * hashing them was. What it guards against is a stored row that changed under its id (tasks are
+ * written once).
  */
-function sourceDigest(source: readonly (string | number)[]): string {
-  let lengths = ''
-  for (const x of source) lengths += `${typeof x === 'string' ? x.length : `n${x}`}.`
-  return `${lengths}${Bun.hash(source.join('\u0000')).toString(36)}`
+function sameSource(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
+
+const sourceChars = (source: readonly (string | number)[]) => source.reduce<number>((n, x) => n + (typeof x === 'string' ? x.length : 8), 0)
 
 /** Whether a private key (PEM) belongs to a public JWK's `x`. */
 export function privateKeyMatches(privatePkcs8: string, publicJwk: Record<string, unknown>): boolean {

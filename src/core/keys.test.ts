@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { crc32 as zlibCrc32 } from 'node:zlib'
 import fc from 'fast-check'
 import { crc32 } from './crc32'
+import { createHash } from 'node:crypto'
 import { extractApiKey, generateApiKey, hashSecret, isWellFormedApiKey, KEY_LENGTH, KEY_PREFIX, keyHint, randomBase62 } from './keys'
 
 /** A deterministic byte source (mulberry32), so generated keys can be compared. */
@@ -115,6 +116,12 @@ describe('keyHint', () => {
 describe('hashSecret', () => {
   test('is the hex SHA-256 of the key', () => {
     expect(hashSecret('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad')
+  })
+  test("is node:crypto's SHA-256 of the UTF-8, for keys, session tokens, network keys and any other text", () => {
+    const random = (n: number) => crypto.getRandomValues(new Uint8Array(n))
+    const inputs = ['', 'é', '\u{1F600} emoji', 'a'.repeat(1000), '203.0.113.0/24', '2001:db8::/64', '\u0000nul', 'lone \ud800 surrogate']
+    for (let i = 0; i < 50; i++) inputs.push(generateApiKey(random), randomBase62(random, 43))
+    for (const x of inputs) expect(hashSecret(x)).toBe(createHash('sha256').update(x).digest('hex'))
   })
 })
 

@@ -19,8 +19,10 @@ const TASK_PREFIX = '/api/antibot/tasks/'
 
 /** The last path segment as Elysia gives a `:param`: percent-decoded, null when the encoding is broken. */
 export function taskIdSegment(url: string): string | null {
+  const segment = pathAndQueryParts(url).path.slice(TASK_PREFIX.length)
+  if (!segment.includes('%')) return segment
   try {
-    return decodeURIComponent(pathAndQueryParts(url).path.slice(TASK_PREFIX.length))
+    return decodeURIComponent(segment)
   } catch {
     return null
   }

@@ -97,7 +97,7 @@ function redactPair(pair: string): string {
 export function redactUrl(pathAndQuery: string): string {
   // Most lines: a path with no query, fragment or escapes. Such a path's segments decode to
   // themselves, and a key shape cannot span a '/', so one test of the whole says it all.
-  if (!PLAIN_PATH_ODD.test(pathAndQuery)) return KEY_SHAPE.test(pathAndQuery) ? redactUrlSlow(pathAndQuery) : pathAndQuery
+  if (!PLAIN_PATH_ODD.test(pathAndQuery) && !KEY_SHAPE.test(pathAndQuery)) return pathAndQuery
   return redactUrlSlow(pathAndQuery)
 }
 

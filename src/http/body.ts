@@ -144,9 +144,12 @@ export async function readText(request: Request, maxBytes: number): Promise<Body
   return decodeUtf8(bytes)
 }
 
+/** Whole bodies only (no `stream`), so one decoder holds no state between them. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
+
 function decodeUtf8(bytes: Uint8Array): BodyResult<string> {
   try {
-    return { ok: true, value: new TextDecoder('utf-8', { fatal: true }).decode(bytes) }
+    return { ok: true, value: UTF8.decode(bytes) }
   } catch {
     return fail({ code: 'not_utf8' })
   }

@@ -3,13 +3,13 @@
 // framework's per-request work (context, hooks, query parsing) was a measurable share of their
 // time (docs/performance.md). The handlers are the very functions the Elysia routes call
 // (src/http/tasks.ts); this wrapper gives them what the app's hooks give every other route:
-// the response to a thrown error, the security headers, and the request log line. Elysia merges
+// the response to a thrown error and the request log line. Their security header (nosniff; no
+// HTML is answered here) is in every response they build (src/http/json.ts). Elysia merges
 // these into the routes it hands Bun.serve (its `serve.routes` option), so `app.listen` serves
 // them and `app.handle` (tests, the HTTPS listener) keeps going through the framework.
 
 import type { AppDeps } from './deps'
 import { errorFor, pathAndQueryParts, requestLogLine } from './failures'
-import { withSecurityHeaders } from './page'
 import type { TaskHandlers } from './tasks'
 
 type Server = Parameters<TaskHandlers['create']>[1]
@@ -41,7 +41,6 @@ export function nativeTaskRoutes(handlers: TaskHandlers, deps: Pick<AppDeps, 'lo
       } catch (error) {
         response = errorFor(log, 'UNKNOWN', error, request)
       }
-      withSecurityHeaders(response)
       if (timed) {
         const ms = performance.now() - t0
         if (log) log(requestLogLine(request, response.status, ms))

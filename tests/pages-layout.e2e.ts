@@ -13,9 +13,9 @@
 // With isMobile, Chromium widens the layout viewport to fit content that overflows (innerWidth
 // becomes the content's width), so the overflow test compares with the device width itself.
 
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test'
 import { TOOL_IDS, type ToolId } from '../common/tools'
+import { seriousViolations } from './support/axe'
 import { startServer, type RunningServer } from './support/server'
 import { uniqueEmail } from './support/unique'
 
@@ -96,8 +96,7 @@ async function expectNoSplitWords(page: Page, what: string): Promise<void> {
 }
 
 async function expectAccessible(page: Page, what: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze()
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)
+  const bad = (await seriousViolations(page)).map((v) => `${v.id} (${v.impact}): ${v.targets.join(' | ')}`)
   expect(bad, `${what}: serious or critical accessibility violations`).toEqual([])
 }
 

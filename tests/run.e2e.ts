@@ -5,9 +5,9 @@
 // links to the findings, and the page is accessible on a phone and a desktop.
 
 import { PROOF_TOOLS } from '../common/page-proof'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import { TOOL_IDS } from '../common/tools'
+import { seriousViolations } from './support/axe'
 import { startServer, type RunningServer } from './support/server'
 import { INTERNAL_PATTERNS } from '../src/pages/plain-words'
 
@@ -147,8 +147,7 @@ test('the run page on a desktop and a phone: no serious accessibility violation,
     // The same page, judged at a desktop's width and then at a phone's.
     for (const viewport of [{ width: 1280, height: 800 }, { width: 360, height: 740 }]) {
       await page.setViewportSize(viewport)
-      const { violations } = await new AxeBuilder({ page }).analyze()
-      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')}`)
+      const serious = (await seriousViolations(page)).map((v) => `${v.id}: ${v.nodes} × ${v.targets[0]}`)
       expect(serious, `${viewport.width} px`).toEqual([])
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
       expect(overflow, `${viewport.width} px`).toBeLessThanOrEqual(0)

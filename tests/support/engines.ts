@@ -10,13 +10,12 @@
 // for; its screenshot is the web view's, as PNG.
 
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { chromium, type Browser as PlaywrightBrowser, type BrowserContext, type Page as PlaywrightPage } from 'playwright-core'
 import puppeteerCore, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core'
 import { Builder, Capabilities, type WebDriver } from 'selenium-webdriver'
 import { BROWSER_PATHS, freePort, WEBKIT_ENV } from '../matrix/clients'
 import { sleep, startXvfb, stopGroup, type Display } from '../matrix/xvfb'
+import { AXE_OPTIONS, AXE_SOURCE } from './axe'
 
 export type EngineName = 'chromium' | 'firefox' | 'webkit'
 export interface Viewport {
@@ -56,14 +55,13 @@ export const REPORT_READY = 'section[aria-label="Results"], body[data-error]'
 /** /run is ready once its overview shows (or it says the run is incomplete). */
 export const RUN_READY = '#overview:not([hidden]), body[data-error]'
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
 /** axe-core's serious and critical violations on the engine's current page (axe injected first if needed). */
 export async function axeViolations(engine: Engine): Promise<AxeViolation[]> {
   const present = await engine.run<boolean>('return typeof window.axe === "object"')
   if (!present) await engine.inject(AXE_SOURCE)
   return engine.run<AxeViolation[]>(`
-    const result = await window.axe.run(document, { resultTypes: ['violations'] })
+    const result = await window.axe.run(document, ${JSON.stringify(AXE_OPTIONS)})
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }))

@@ -97,7 +97,7 @@ INSTALL_SECONDS=$((SECONDS - GATE_START))
 SUMMARY=()
 FAILED=0
 # Ctrl-C or a kill stops the whole gate, not just the step it is in.
-trap 'echo "gate: interrupted" >&2; exit 130' INT TERM
+trap 'kill "${BASE_PID:-}" 2>/dev/null; echo "gate: interrupted" >&2; exit 130' INT TERM
 step() {
   local name="$1" t0=$SECONDS code=0
   shift
@@ -112,6 +112,22 @@ step() {
   SUMMARY+=("$(printf '%-6s %3d:%02d  %s' "$outcome" $((took / 60)) $((took % 60)) "$name")")
 }
 
+# The container test's base image, where it has to be made (a fresh machine with no registry:
+# debootstrap and an import, about a minute, mostly waiting on the disk), is made in the
+# background beside the first steps; the container step waits for it and prints what it said.
+# It runs no bun, so it moves no PSS reading of the tests beside it.
+BASE_LOG="$(mktemp)"
+bash tests/container/run.sh --base-only >"$BASE_LOG" 2>&1 &
+BASE_PID=$!
+container_test() {
+  local code=0
+  wait "$BASE_PID" || code=$?
+  cat "$BASE_LOG"
+  rm -f "$BASE_LOG"
+  [ "$code" -eq 0 ] || echo "gate: making the container test's base failed (exit $code); the container test tries again" >&2
+  npm run --silent test:container
+}
+
 step "type check" "$BIN/tsc" --noEmit
 step "lint (Biome, biome.jsonc)" "$BIN/biome" lint .
 step "XSS scan of the JSX" "$BIN/xss-scan" --project tsconfig.json
@@ -123,9 +139,9 @@ step "unit, HTTP and database tests" npm run --silent test:unit
 # which other processes sharing the bun binary's pages move).
 step "fault and load tests" npm run --silent test:faults
 # The container image built with podman from the Containerfile and run as a user would (about
-# 1.5 minutes here; once more the first time, to make the stand-in base image where no registry
-# answers): tests/container/run.sh.
-step "container test (tests/container/run.sh)" npm run --silent test:container
+# 1.5 minutes here; the stand-in base image, where no registry answers, is made beside the first
+# steps, above): tests/container/run.sh.
+step "container test (tests/container/run.sh)" container_test
 step "browser tests (Playwright, $CHROMIUM_PATH)" npm run --silent test:e2e
 step "detection matrix (tests/matrix/run.ts)" "$BIN/bun" tests/matrix/run.ts
 step "tools matrix (tests/matrix/tools.ts: people and spoofers on all 14 tools)" "$BIN/bun" tests/matrix/tools.ts

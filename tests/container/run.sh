@@ -24,7 +24,8 @@
 # local stand-in under the same name (a few minutes, once: the image is kept).
 #
 # `--measure` also prints the service's memory at idle and under a bounded load
-# (docs/operations.md#memory); nothing is asserted about it.
+# (docs/operations.md#memory); nothing is asserted about it. `--base-only` makes the base image
+# (below) and stops: the gate runs that beside its first steps (tests/gate.sh).
 #
 # This machine's quirks are handled here, never in the Containerfile: cgroups in hybrid mode
 # (crun refuses them, runc runs), rlimits the sandbox will not raise, the package proxy's
@@ -33,10 +34,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 MEASURE=0
+BASE_ONLY=0
 for a in "$@"; do
   case "$a" in
     --measure) MEASURE=1 ;;
-    *) echo "usage: npm run test:container [-- --measure]" >&2; exit 2 ;;
+    --base-only) BASE_ONLY=1 ;;
+    *) echo "usage: npm run test:container [-- --measure | --base-only]" >&2; exit 2 ;;
   esac
 done
 
@@ -92,6 +95,8 @@ else
   [ "$(id -u)" -eq 0 ] || fail "making the stand-in base needs root (debootstrap, chroot)"
   bash tests/container/stand-in-base.sh "$BASE"
 fi
+# `--base-only`: just the base, which the gate has made while its first steps run.
+[ "$BASE_ONLY" = 0 ] || exit 0
 
 # rlimits: podman asks for more open files and processes than this sandbox grants (runc:
 # "error setting rlimits … operation not permitted"). Then ask for the host's own hard limits;

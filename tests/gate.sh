@@ -113,9 +113,9 @@ step() {
 }
 
 # The container test's base image, where it has to be made (a fresh machine with no registry:
-# debootstrap and an import, about a minute, mostly waiting on the disk), is made in the
-# background beside the first steps; the container step waits for it and prints what it said.
-# It runs no bun, so it moves no PSS reading of the tests beside it.
+# debootstrap and an import: about 50 s of one core here), is made in the background beside the
+# first steps, which leave some of the second core idle; the container step waits for it and
+# prints what it said. It runs no bun, so it moves no PSS reading of the tests beside it.
 BASE_LOG="$(mktemp)"
 bash tests/container/run.sh --base-only >"$BASE_LOG" 2>&1 &
 BASE_PID=$!

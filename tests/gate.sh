@@ -212,7 +212,11 @@ total=$((SECONDS - GATE_START))
 echo
 echo "gate: summary"
 printf 'gate: %-6s %3d:%02d  %s\n' done $((NPM_SECONDS / 60)) $((NPM_SECONDS % 60)) "npm install"
-printf 'gate: %-6s %3d:%02d  %s\n' done $((APT_SECONDS / 60)) $((APT_SECONDS % 60)) "Debian packages the steps need (beside npm and the first steps; the gate waited $APT_WAITED s more for them)"
+if [ -n "$MISSING" ]; then
+  printf 'gate: %-6s %3d:%02d  %s\n' done $((APT_SECONDS / 60)) $((APT_SECONDS % 60)) "Debian packages the steps need (beside npm and the first steps; the gate waited $APT_WAITED s more for them)"
+else
+  printf 'gate: %-6s %3d:%02d  %s\n' done 0 0 "Debian packages the steps need (all there already)"
+fi
 for line in "${SUMMARY[@]}"; do echo "gate: $line"; done
 printf 'gate: %-6s %3d:%02d  %s\n' total $((total / 60)) $((total % 60)) "$([ "$FAILED" -eq 0 ] && echo "every step passed" || echo "$FAILED of ${#SUMMARY[@]} steps failed")"
 [ "$FAILED" -eq 0 ] || exit 1

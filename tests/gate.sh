@@ -86,29 +86,45 @@ if [ -n "$MISSING" ] && ! command -v apt-get >/dev/null; then
   echo "gate: the tests need$MISSING; install them" >&2
   exit 1
 fi
-APT_LOG="$(mktemp)"
-APT_PID=""
+
+# `beside ID COMMAND…` runs a command in the background, what it prints kept aside;
+# `joined ID` waits for it, prints what it said, and sets JOINED_CODE (its exit) and
+# JOINED_SECONDS (its time). The installs, the container test's base and the container test run so.
+declare -A BESIDE_PID=() BESIDE_LOG=()
+beside() {
+  local id="$1" log
+  shift
+  log="$(mktemp)"
+  BESIDE_LOG[$id]="$log"
+  (
+    t0=$SECONDS code=0
+    "$@" || code=$?
+    echo "$code $((SECONDS - t0))" >"$log.outcome"
+  ) >"$log" 2>&1 &
+  BESIDE_PID[$id]=$!
+}
+joined() {
+  local id="$1" log="${BESIDE_LOG[$1]}"
+  wait "${BESIDE_PID[$id]}" || true
+  unset "BESIDE_PID[$id]"
+  cat "$log"
+  read -r JOINED_CODE JOINED_SECONDS <"$log.outcome" 2>/dev/null || { JOINED_CODE=1; JOINED_SECONDS=0; }
+  rm -f "$log" "$log.outcome"
+}
+
+apt_install() { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 $SUDO apt-get install -y -qq $MISSING >/dev/null; }
 if [ -n "$MISSING" ]; then
   echo "gate: installing Debian's$MISSING (beside npm's packages and the first steps)"
-  (
-    t0=$SECONDS
-    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 $SUDO apt-get install -y -qq $MISSING >/dev/null
-    echo "$((SECONDS - t0))" >"$APT_LOG.took"
-  ) >"$APT_LOG" 2>&1 &
-  APT_PID=$!
+  beside apt apt_install
 fi
 # Waits for apt; its failure stops the gate, as the steps after it cannot run without it.
 APT_SECONDS=0
 debian_packages() {
-  [ -n "$APT_PID" ] || return 0
-  local code=0
-  wait "$APT_PID" || code=$?
-  APT_PID=""
-  cat "$APT_LOG"
-  APT_SECONDS="$(cat "$APT_LOG.took" 2>/dev/null || echo 0)"
-  rm -f "$APT_LOG" "$APT_LOG.took"
-  if [ "$code" -ne 0 ]; then
-    echo "gate: installing Debian's packages failed (exit $code)" >&2
+  [ -n "$MISSING" ] || return 0
+  joined apt
+  APT_SECONDS=$JOINED_SECONDS
+  if [ "$JOINED_CODE" -ne 0 ]; then
+    echo "gate: installing Debian's packages failed (exit $JOINED_CODE)" >&2
     exit 1
   fi
 }
@@ -129,7 +145,7 @@ BIN=node_modules/.bin
 SUMMARY=()
 FAILED=0
 # Ctrl-C or a kill stops the whole gate, not just the step it is in.
-trap 'kill ${BASE_PID:-} ${CONTAINER_PID:-} 2>/dev/null; echo "gate: interrupted" >&2; exit 130' INT TERM
+trap 'kill ${BESIDE_PID[base]:-} ${BESIDE_PID[container]:-} 2>/dev/null; echo "gate: interrupted" >&2; exit 130' INT TERM
 step() {
   local name="$1" t0=$SECONDS code=0
   shift
@@ -148,33 +164,18 @@ record() {
   SUMMARY+=("$(printf '%-6s %3d:%02d  %s' "$outcome" $((took / 60)) $((took % 60)) "$name")")
 }
 
-# The container test's base image, where it has to be made (a fresh machine with no registry:
-# debootstrap and an import: about 50 s of one core here), is made in the background beside the
-# unit tests, which leave some of the second core idle; the container test waits for it and
-# prints what it said. It runs no bun, so it moves no PSS reading of the tests beside it.
-# It needs Debian's debootstrap, so it starts once apt is done.
-BASE_LOG="$(mktemp)"
-BASE_PID=""
-start_base() {
-  bash tests/container/run.sh --base-only >"$BASE_LOG" 2>&1 &
-  BASE_PID=$!
-}
-wait_base() {
-  local code=0
-  wait "$BASE_PID" || code=$?
-  BASE_PID=""
-  cat "$BASE_LOG"
-  rm -f "$BASE_LOG"
-  [ "$code" -eq 0 ] || echo "gate: making the container test's base failed (exit $code); the container test tries again" >&2
-}
-
 step "type check" "$BIN/tsc" --noEmit
 step "lint (Biome, biome.jsonc)" "$BIN/biome" lint .
 step "XSS scan of the JSX" "$BIN/xss-scan" --project tsconfig.json
 APT_WAIT_START=$SECONDS
 debian_packages
 APT_WAITED=$((SECONDS - APT_WAIT_START))
-start_base
+# The container test's base image, where it has to be made (a fresh machine with no registry:
+# debootstrap and an import: about 50 s of one core here), is made in the background beside the
+# unit tests, which leave some of the second core idle; the container test waits for it and
+# prints what it said. It runs no bun, so it moves no PSS reading of the tests beside it.
+# It needs Debian's debootstrap, so it starts once apt is done.
+beside base bash tests/container/run.sh --base-only
 # `npm run test:unit`: bun test with its per-test timeout (bunfig.toml says why it is there).
 step "unit, HTTP and database tests" npm run --silent test:unit
 # Real service processes: two instances on one PostgreSQL, PostgreSQL restarted under load (on
@@ -187,23 +188,14 @@ step "fault and load tests" npm run --silent test:faults:load
 # stand-in base image, where no registry answers, made beside the unit tests, above). The
 # hostile test counts its service's file pages in full (RSS), which no other bun process moves;
 # the container's service runs a bun binary of its own image.
-wait_base
-CONTAINER_LOG="$(mktemp)"
-(
-  t0=$SECONDS code=0
-  npm run --silent test:container || code=$?
-  echo "$code $((SECONDS - t0))" >"$CONTAINER_LOG.outcome"
-) >"$CONTAINER_LOG" 2>&1 &
-CONTAINER_PID=$!
+joined base
+[ "$JOINED_CODE" -eq 0 ] || echo "gate: making the container test's base failed (exit $JOINED_CODE); the container test tries again" >&2
+beside container npm run --silent test:container
 step "hostile clients (tests/faults/hostile.fault.ts)" npm run --silent test:faults:hostile
 echo "gate: container test (tests/container/run.sh), beside the hostile clients"
-wait "$CONTAINER_PID" || true
-CONTAINER_PID=""
-cat "$CONTAINER_LOG"
-read -r code took <"$CONTAINER_LOG.outcome" 2>/dev/null || { code=1; took=0; }
-rm -f "$CONTAINER_LOG" "$CONTAINER_LOG.outcome"
-[ "$code" -eq 0 ] || echo "gate: container test (tests/container/run.sh) failed (exit $code)" >&2
-record "container test (tests/container/run.sh), beside the hostile clients" "$code" "$took"
+joined container
+[ "$JOINED_CODE" -eq 0 ] || echo "gate: container test (tests/container/run.sh) failed (exit $JOINED_CODE)" >&2
+record "container test (tests/container/run.sh), beside the hostile clients" "$JOINED_CODE" "$JOINED_SECONDS"
 step "browser tests (Playwright, $CHROMIUM_PATH)" npm run --silent test:e2e
 step "detection matrix (tests/matrix/run.ts)" "$BIN/bun" tests/matrix/run.ts
 step "tools matrix (tests/matrix/tools.ts: people and spoofers on all 14 tools)" "$BIN/bun" tests/matrix/tools.ts

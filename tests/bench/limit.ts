@@ -7,7 +7,7 @@
 // - Load generator: wrk (Debian's `wrk`; `apt-get install wrk`), 2 threads, one URL, one key:
 //   the one-hot-key GET of issue 61's figures. Without wrk the bench says so and exits 2.
 // - State: the service on its own copy of the HTTP benchmark's template (a million tasks,
-//   tests/bench/steady-state.ts), the request log on, as `npm start` starts it; the task fetched
+//   tests/bench/steady-state.ts), the request log on, with `npm start`'s settings for PostgreSQL; the task fetched
 //   is a compact one (~4 KB served), as most are.
 // - Exact counting: the key's monthly count is read before and after each service load, and the
 //   bench exits 1 when it moved by other than the 200s wrk saw (every successful fetch counted
@@ -69,7 +69,7 @@ try {
     tmp,
     // BENCH_PROFILE=<dir>: the service writes a CPU profile there (Markdown) when it stops.
     [bun, '--smol', ...(process.env.BENCH_PROFILE ? ['--cpu-prof-md', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), 'src/main.ts'],
-    { DATA_DIR: mkdtempSync(join(tmp, 'data-')), DATABASE_URL: url, SIGNING_KEY_SECRET: 'bench-signing-key-secret-0123456789abcdef', PORT: '0', HOST: '127.0.0.1', STUN_PORT: 'off', TLS_PORT: 'off', LOG_REQUESTS: 'true', BUN_JSC_gcMaxHeapSize: '33554432' },
+    { DATA_DIR: mkdtempSync(join(tmp, 'data-')), DATABASE_URL: url, SIGNING_KEY_SECRET: 'bench-signing-key-secret-0123456789abcdef', PORT: '0', HOST: '127.0.0.1', STUN_PORT: 'off', TLS_PORT: 'off', LOG_REQUESTS: 'true', BUN_JSC_gcMaxHeapSize: '33554432', MIMALLOC_PURGE_DELAY: '100' },
     /listening on (http:\/\/[\d.]+:\d+)/,
     /IP database ready/,
   )

@@ -173,7 +173,7 @@ APT_WAITED=$((SECONDS - APT_WAIT_START))
 # The container test's base image, where it has to be made (a fresh machine with no registry:
 # debootstrap and an import: about 50 s of one core here), is made in the background beside the
 # unit tests, which leave some of the second core idle; the container test waits for it and
-# prints what it said. It runs no bun, so it moves no PSS reading of the tests beside it.
+# prints what it said.
 # It needs Debian's debootstrap, so it starts once apt is done.
 beside base bash tests/container/run.sh --base-only
 # `npm run test:unit`: bun test with its per-test timeout (bunfig.toml says why it is there).

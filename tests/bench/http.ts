@@ -33,7 +33,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { arg, identifyingPosts, load, median, rssMb, spawnServer, type GetSet, type IdentifyingPosts, type Kind, type Load, type Server } from './load'
+import { arg, identifyingPosts, load, median, npmStartSettings, rssMb, spawnServer, type GetSet, type IdentifyingPosts, type Kind, type Load, type Server } from './load'
 import { autovacuumStandIn, copyTemplate, dropDatabase, emptyCopy, ensureTemplate, POST_BODY, tableStats, uniquenessState, type TableStats } from './steady-state'
 import { DEFAULT_PER_RANGE } from '../../src/core/uniqueness'
 import { copyLiteTemplate, ensureLiteTemplate } from './lite-state'
@@ -71,15 +71,13 @@ const noLoads = (): Record<LoadName, Load[]> => ({ 'get-hot': [], 'get-many': []
 // TRUSTED_PROXIES: the load generator stands for the service's reverse proxy, so the identifying
 // load's X-Forwarded-For names each request's client; the other loads send none, and a trusted
 // peer without one is the client itself, as before.
-const SERVICE_ENV = { SIGNING_KEY_SECRET: 'bench-signing-key-secret-0123456789abcdef', PORT: '0', HOST: '127.0.0.1', STUN_PORT: 'off', TLS_PORT: '0', LOG_REQUESTS: 'true', BUN_JSC_gcMaxHeapSize: '33554432', TRUSTED_PROXIES: '127.0.0.1', ...(METRICS ? { METRICS_TOKEN } : {}) }
+const SERVICE_ENV = { SIGNING_KEY_SECRET: 'bench-signing-key-secret-0123456789abcdef', PORT: '0', HOST: '127.0.0.1', STUN_PORT: 'off', TLS_PORT: '0', LOG_REQUESTS: 'true', TRUSTED_PROXIES: '127.0.0.1', ...(METRICS ? { METRICS_TOKEN } : {}) }
 const LISTENING = /listening on (http:\/\/[\d.]+:\d+)/
 const IPDB_READY = /IP database ready/
 
 async function startService(env: Record<string, string>): Promise<Server & { idleMb: number | null }> {
   const dataDir = mkdtempSync(join(tmp, 'data-'))
-  // As `npm start` sets it: freed native memory goes back at once on the embedded default, after 100 ms with PostgreSQL.
-  const purge = { MIMALLOC_PURGE_DELAY: env.DATABASE_URL ? '100' : '0' }
-  const s = await spawnServer(tmp, [bun, '--smol', 'src/main.ts'], { ...SERVICE_ENV, ...purge, DATA_DIR: dataDir, ...env }, LISTENING, IPDB_READY)
+  const s = await spawnServer(tmp, [bun, '--smol', 'src/main.ts'], { ...SERVICE_ENV, ...npmStartSettings(!!env.DATABASE_URL), DATA_DIR: dataDir, ...env }, LISTENING, IPDB_READY)
   // Scraped every second from the start, as Prometheus would; failed scrapes are counted and printed.
   const scraper = METRICS
     ? setInterval(() => {

@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
-import { arg, cpuMs, postgresCpuMs, spawnServer, type Server } from './load'
+import { arg, cpuMs, npmStartSettings, postgresCpuMs, spawnServer, type Server } from './load'
 import { copyTemplate, dropDatabase, ensureTemplate } from './steady-state'
 import { uniqueName } from '../support/unique'
 import { hashSecret } from '../../src/core/keys'
@@ -69,7 +69,7 @@ try {
     tmp,
     // BENCH_PROFILE=<dir>: the service writes a CPU profile there (Markdown) when it stops.
     [bun, '--smol', ...(process.env.BENCH_PROFILE ? ['--cpu-prof-md', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), 'src/main.ts'],
-    { DATA_DIR: mkdtempSync(join(tmp, 'data-')), DATABASE_URL: url, SIGNING_KEY_SECRET: 'bench-signing-key-secret-0123456789abcdef', PORT: '0', HOST: '127.0.0.1', STUN_PORT: 'off', TLS_PORT: 'off', LOG_REQUESTS: 'true', BUN_JSC_gcMaxHeapSize: '33554432', MIMALLOC_PURGE_DELAY: '100' },
+    { DATA_DIR: mkdtempSync(join(tmp, 'data-')), DATABASE_URL: url, SIGNING_KEY_SECRET: 'bench-signing-key-secret-0123456789abcdef', PORT: '0', HOST: '127.0.0.1', STUN_PORT: 'off', TLS_PORT: 'off', LOG_REQUESTS: 'true', ...npmStartSettings(true) },
     /listening on (http:\/\/[\d.]+:\d+)/,
     /IP database ready/,
   )

@@ -40,6 +40,15 @@ export async function spawnServer(tmp: string, cmd: string[], env: Record<string
   throw new Error(`server did not start: ${cmd.join(' ')}\n${existsSync(out) ? readFileSync(out, 'utf8') : ''}`)
 }
 
+/**
+ * What `npm start` (package.json) sets before it starts the service: the JavaScript heap's bound,
+ * and how long freed native memory waits before it goes back (0 on the embedded default, 100 ms
+ * with PostgreSQL). The benchmarks start `bun src/main.ts` themselves, with these.
+ */
+export function npmStartSettings(withDatabaseUrl: boolean): Record<string, string> {
+  return { BUN_JSC_gcMaxHeapSize: '33554432', MIMALLOC_PURGE_DELAY: withDatabaseUrl ? '100' : '0' }
+}
+
 /** Milliseconds of CPU (user + system, all threads) a process has used; null off Linux. */
 export function cpuMs(pid: number): number | null {
   if (!existsSync(`/proc/${pid}/stat`)) return null

@@ -1,6 +1,6 @@
 // The one place that reads the environment, opens the database, runs migrations and listens.
 
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, writeSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createApp } from './app'
 import { MAX_ROUTE_BODY_BYTES, PLAIN_BODY_CEILING, routeBodyAction, routeBodyLimit } from './http/body-limits'
@@ -43,8 +43,7 @@ async function main() {
       if (!lock.held) console.error(`DATA_DIR warning: cannot lock ${lock.path} on this platform; make sure one service only uses ${resolve(config.dataDir)}`)
     } catch (e) {
       if (!(e instanceof DataDirInUse)) throw e
-      console.error(e.message)
-      process.exit(1)
+      stopSaying(e.message)
     }
   }
   // Entries an older version, a copy or an archive left open to other users are closed first.
@@ -232,7 +231,17 @@ function securedDataDir(dataDir: string, what: string): void {
   }
 }
 
-main().catch((e) => {
-  console.error(e instanceof Error ? e.message : e)
+/**
+ * Stops the service at start, saying why on stderr: written before the exit, which could cut off
+ * a console write still on its way to a pipe (a service manager's, a test's).
+ */
+function stopSaying(message: string): never {
+  try {
+    writeSync(2, `${message}\n`)
+  } catch {
+    // Stderr is gone (a closed pipe): nothing to say it to.
+  }
   process.exit(1)
-})
+}
+
+main().catch((e) => stopSaying(e instanceof Error ? e.message : String(e)))

@@ -19,6 +19,7 @@ import { launchTrustingChromium } from './support/chromium'
 import { requirePrerequisite } from './support/prerequisites'
 import { startServer, type RunningServer } from './support/server'
 import { uniqueEmail, uniqueName } from './support/unique'
+import { exitedWithOutput } from './support/exited'
 
 const PROMETHEUS = '/usr/bin/prometheus'
 const TOKEN = `${uniqueName('metrics-e2e')}-0123456789`
@@ -51,7 +52,7 @@ async function startPrometheus(config: string): Promise<Prometheus> {
     }
     child.stdout!.on('data', onData)
     child.stderr!.on('data', onData)
-    child.on('exit', (code) => {
+    void exitedWithOutput(child).then(({ code }) => {
       clearTimeout(timer)
       fail(new Error(`prometheus exited with ${code}:\n${out}`))
     })

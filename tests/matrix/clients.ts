@@ -15,6 +15,7 @@ import { Builder, By, Capabilities, until, type WebDriver } from 'selenium-webdr
 import chrome from 'selenium-webdriver/chrome.js'
 import type { Expected } from './report'
 import { sleep, startXvfb, stopGroup, type Display } from './xvfb'
+import { exitedWithOutput } from '../support/exited'
 
 export interface MatrixContext {
   /** http://127.0.0.1:<port>/tools/bot-detector on the server run.ts started. */
@@ -403,7 +404,7 @@ function runProgram(cmd: string, args: string[], ms: number): Promise<string> {
       clearTimeout(timer)
       reject(e)
     })
-    child.on('exit', (code) => {
+    void exitedWithOutput(child).then(({ code }) => {
       clearTimeout(timer)
       if (code === 0) resolve(out)
       else reject(new Error(`${cmd} exited with ${code}: ${err.split('\n').filter(Boolean).slice(-3).join(' | ')}`))

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { uniqueEmail, uniqueName } from './unique'
+import { exitedWithOutput } from './exited'
 
 export interface RunningServer {
   baseUrl: string
@@ -53,7 +54,7 @@ function dataDirTemplate(): Promise<string> {
     const child = spawn(join(ROOT, 'node_modules/.bin/bun'), ['tests/support/data-dir-template.ts', building], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] })
     let err = ''
     child.stderr!.on('data', (d: Buffer) => (err += d.toString()))
-    const code = await new Promise<number | null>((ok) => child.on('exit', ok))
+    const { code } = await exitedWithOutput(child)
     if (code !== 0) throw new Error(`cannot make the test servers' data directory template: ${err}`)
     try {
       renameSync(building, dir)
@@ -108,7 +109,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     }
     child.stdout!.on('data', onData)
     child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
-    child.on('exit', (code) => {
+    // Once what it printed is read: a refusal's reason comes just before the exit.
+    void exitedWithOutput(child).then(({ code }) => {
       clearTimeout(timer)
       fail(new Error(`server exited with ${code}:\n${out}`))
     })

@@ -24,14 +24,14 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
-import { arg, cpuMs, npmStartSettings, postgresCpuMs, spawnServer, type Server } from './load'
+import { arg, argList, cpuMs, npmStartSettings, postgresCpuMs, spawnServer, type Server } from './load'
 import { copyTemplate, dropDatabase, ensureTemplate } from './steady-state'
 import { uniqueName } from '../support/unique'
 import { hashSecret } from '../../src/core/keys'
 
 const ROUNDS = arg('rounds', 4)
 const SECONDS = arg('seconds', 10)
-const CONNECTION_COUNTS = (process.argv.includes('--connections') ? process.argv[process.argv.indexOf('--connections') + 1]! : '32,128,512').split(',').map(Number)
+const CONNECTION_COUNTS = argList('connections', [32, 128, 512])
 if (CONNECTION_COUNTS.some((c) => !Number.isInteger(c) || c < 2)) {
   console.error('--connections takes a comma-separated list of counts of at least 2 (wrk runs two threads)')
   process.exit(2)

@@ -24,6 +24,12 @@ export function arg(name: string, dflt: number): number {
   return i > 0 ? Number(process.argv[i + 1]) : dflt
 }
 
+/** `--name a,b,c` as numbers, or `dflt` without it. */
+export function argList(name: string, dflt: number[]): number[] {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 ? (process.argv[i + 1] ?? '').split(',').map(Number) : dflt
+}
+
 /** Starts a server with its stdout going to a file; waits for the line that says where it listens. */
 export async function spawnServer(tmp: string, cmd: string[], env: Record<string, string>, pattern: RegExp, ready?: RegExp): Promise<Server> {
   const out = join(tmp, `${uniqueName('stdout')}.log`)

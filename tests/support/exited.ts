@@ -26,7 +26,12 @@ export function exitedWithOutput(child: ChildProcess, graceMs = 2000): Promise<E
       })
     }),
   )
-  const afterExit = (exit: Exit) => Promise.race([ended, new Promise<void>((r) => setTimeout(r, graceMs))]).then(() => exit)
+  const afterExit = async (exit: Exit) => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    await Promise.race([ended, new Promise<void>((r) => (timer = setTimeout(r, graceMs)))])
+    clearTimeout(timer)
+    return exit
+  }
   if (child.exitCode !== null || child.signalCode !== null) return afterExit({ code: child.exitCode, signal: child.signalCode })
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve(afterExit({ code, signal }))))
 }
